@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ERROR_CODES } from './errors.js';
+
+/** Shared field types. Every resource schema is built from these. */
+export const uuid = () => z.uuid({ error: 'must be a UUID' });
+export const timestamp = () => z.string().describe('ISO 8601 date-time');
+export const isoDateTime = () =>
+  z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z' });
+export const isoDate = () => z.iso.date({ error: 'must be a date in the form YYYY-MM-DD' });
+/** Integer cents; negative amounts are never accepted on input. */
+export const cents = () =>
+  z.int({ error: 'must be an integer number of cents' }).min(0, { error: 'must not be negative' }).max(Number.MAX_SAFE_INTEGER);
+export const positiveCents = () =>
+  z.int({ error: 'must be an integer number of cents' }).min(1, { error: 'must be at least 1 cent' }).max(Number.MAX_SAFE_INTEGER);
+export const nonEmpty = (max = 255) =>
+  z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
+export const currency = () => z.literal('BRL', { error: 'only BRL is accepted' });
+export const metadata = () =>
+  z.record(z.string().max(40), z.union([z.string().max(500), z.number(), z.boolean(), z.null()]), {
+    error: 'must be an object of short keys to strings, numbers, booleans or null',
+  });
+
+/** Query-string helpers: every query value arrives as a string. */
+export const qInt = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.int().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
+export const qEnum = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of: ${values.join(', ')}` });
+export const qBool = () =>
+  z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
+
+export const PAGE_DEFAULT = 1;
+export const PER_PAGE_DEFAULT = 20;
+export const PER_PAGE_MAX = 100;
+
+export const paginationQuery = {
+  page: qInt(1, 1_000_000).optional(),
+  per_page: qInt(1, PER_PAGE_MAX).optional(),
+};
+
+/** A strict query schema for a list: pagination plus the given filters. */
+export const listQuery = <S extends z.ZodRawShape>(filters: S) => z.strictObject({ ...paginationQuery, ...filters });
+
+export const pagination = z.object({
+  page: z.int(),
+  perPage: z.int(),
+  total: z.int(),
+  totalPages: z.int(),
+});
+export type Pagination = z.infer<typeof pagination>;
+
+export const errorEnvelope = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  error: z.enum(ERROR_CODES as [string, ...string[]]),
+  details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+export const envelope = <T extends z.ZodType>(data: T) =>
+  z.object({ success: z.literal(true), message: z.string(), data });
+export const listEnvelope = <T extends z.ZodType>(item: T) =>
+  z.object({ success: z.literal(true), message: z.string(), data: z.array(item), pagination });

@@ -1,0 +1,73 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/**
+ * secret: Basic public_key:secret_key. public: Basic public_key: (tokenization, checkout).
+ * none: no credentials (OpenAPI document, hosted pages).
+ */
+export type AuthKind = 'secret' | 'public' | 'none';
+
+/** CLI hints; the CLI derives its commands, flags and columns from these. */
+export interface CliSpec {
+  /** e.g. ['charges', 'create'] */
+  command: readonly string[];
+  /** A worked example shown in --help. */
+  example: string;
+  /** Table columns for records of this endpoint's response. */
+  columns?: readonly string[];
+}
+
+export interface Endpoint<
+  B extends z.ZodType | undefined = z.ZodType | undefined,
+  Q extends z.ZodType | undefined = z.ZodType | undefined,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style template, e.g. /v1/charges/{id} */
+  path: string;
+  summary: string;
+  auth: AuthKind;
+  body?: B;
+  /** multipart/form-data upload instead of a JSON body */
+  multipart?: boolean;
+  query?: Q;
+  /** schema of `data` in the success envelope (of one item for lists) */
+  response: R;
+  list?: boolean;
+  /** success status; 201 for creations by default */
+  status?: number;
+  /** only mounted when the server runs as a sandbox */
+  sandbox?: boolean;
+  /** message of the success envelope */
+  message: string;
+  tag: string;
+  cli?: CliSpec;
+}
+
+export function endpoint<
+  const I extends string,
+  B extends z.ZodType | undefined = undefined,
+  Q extends z.ZodType | undefined = undefined,
+  R extends z.ZodType = z.ZodType,
+  L extends boolean = false,
+>(e: Omit<Endpoint<B, Q, R>, 'id' | 'list'> & { id: I; list?: L }): Endpoint<B, Q, R> & { id: I; list?: L } {
+  return e;
+}
+
+export type BodyOf<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.input<B> : never) : never;
+export type QueryOf<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? z.input<Q> : never) : never;
+export type DataOf<E> = E extends Endpoint<any, any, infer R>
+  ? E extends { list?: true }
+    ? z.output<R>[]
+    : z.output<R>
+  : never;
+
+export type BodyOut<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.output<B> : undefined) : never;
+export type QueryOut<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? z.output<Q> : undefined) : never;
+export type ItemOut<E> = E extends Endpoint<any, any, infer R> ? z.output<R> : never;
+
+/** '/v1/charges/{id}' -> '/v1/charges/:id' */
+export function honoPath(path: string): string {
+  return path.replace(/\{([a-z_]+)\}/gi, ':$1');
+}

@@ -1,0 +1,22 @@
+/** Event names of the contract. An endpoint subscribes to a list of these, or to '*'. */
+export const EVENT_NAMES = [
+  'charge.pending',
+  'charge.captured',
+  'charge.failed',
+  'charge.refunded',
+  'receivable.paid',
+  'withdrawal.pending',
+  'withdrawal.completed',
+  'withdrawal.failed',
+  'anticipation.approved',
+  'anticipation.refused',
+  'submerchant.created',
+  'submerchant.under_review',
+  'submerchant.approved',
+  'submerchant.rejected',
+  'document.created',
+  'document.replaced',
+  'payment_link.created',
+  'payment_link.paid',
+] as const;
+export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { endpoints, type AnyEndpoint } from './index.js';
+import { errorEnvelope, pagination } from './common.js';
+import { ERROR_STATUS } from './errors.js';
+
+let cached: Record<string, unknown> | undefined;
+
+function schema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
+  const out = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  delete out.$schema;
+  return out;
+}
+
+/** OpenAPI 3.1 document generated from the endpoint table. */
+export function buildOpenApi(serverUrl: string): Record<string, unknown> {
+  if (!cached) {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const e of endpoints as readonly AnyEndpoint[]) {
+      const item = (paths[e.path] ??= {});
+      const parameters: unknown[] = [];
+      for (const m of e.path.matchAll(/\{([a-z_]+)\}/gi)) {
+        parameters.push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
+      }
+      if (e.query) {
+        const js = schema(e.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+        for (const [name, s] of Object.entries(js.properties ?? {})) {
+          parameters.push({ name, in: 'query', required: js.required?.includes(name) ?? false, schema: s });
+        }
+      }
+      const data = schema(e.response, 'output');
+      const success = e.list
+        ? { type: 'object', required: ['success', 'message', 'data', 'pagination'], properties: { success: { const: true }, message: { type: 'string' }, data: { type: 'array', items: data }, pagination: schema(pagination, 'output') } }
+        : { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } };
+      const status = String(e.status ?? (e.method === 'POST' ? 201 : 200));
+      const op: Record<string, unknown> = {
+        operationId: e.id,
+        summary: e.summary,
+        tags: [e.tag],
+        parameters,
+        security: e.auth === 'none' ? [] : [{ basic: [] }],
+        responses: {
+          [status]: { description: e.message, content: { 'application/json': { schema: success } } },
+          default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        },
+      };
+      if (e.sandbox) op['x-sandbox-only'] = true;
+      if (e.body) {
+        op.requestBody = { required: true, content: { 'application/json': { schema: schema(e.body, 'input') } } };
+      } else if (e.multipart) {
+        op.requestBody = {
+          required: true,
+          content: { 'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: { type: 'string', format: 'binary' } } } } },
+        };
+      }
+      item[e.method.toLowerCase()] = op;
+    }
+    cached = {
+      openapi: '3.1.0',
+      info: { title: 'mpay — merchant payments API', version: '1.0.0' },
+      paths,
+      components: {
+        securitySchemes: { basic: { type: 'http', scheme: 'basic', description: 'public_key:secret_key' } },
+        schemas: { Error: schema(errorEnvelope, 'output') },
+      },
+      'x-error-codes': ERROR_STATUS,
+    };
+  }
+  return { ...cached, servers: [{ url: serverUrl }] };
+}

@@ -1,0 +1,45 @@
+/**
+ * Brazilian tax ids. CPF: 11 digits, two mod-11 check digits. CNPJ: 14 characters, the first
+ * 12 of [0-9A-Z] (the alphanumeric form in force since July 2026) and 2 numeric check digits;
+ * each character weighs (ASCII code - 48), so digits keep their face value.
+ * Numbers made of one repeated character are rejected.
+ */
+
+function mod11Digit(sum: number): number {
+  const r = sum % 11;
+  return r < 2 ? 0 : 11 - r;
+}
+
+export function isValidCpf(value: string): boolean {
+  if (!/^\d{11}$/.test(value) || /^(\d)\1{10}$/.test(value)) return false;
+  const d = [...value].map((c) => c.charCodeAt(0) - 48);
+  let s = 0;
+  for (let i = 0; i < 9; i++) s += d[i]! * (10 - i);
+  if (mod11Digit(s) !== d[9]) return false;
+  s = 0;
+  for (let i = 0; i < 10; i++) s += d[i]! * (11 - i);
+  return mod11Digit(s) === d[10];
+}
+
+const CNPJ_W1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+const CNPJ_W2 = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
+
+export function cnpjCheckDigits(base12: string): string {
+  const v = [...base12].map((c) => c.charCodeAt(0) - 48);
+  const d1 = mod11Digit(v.reduce((acc, x, i) => acc + x * CNPJ_W1[i]!, 0));
+  const v2 = [...v, d1];
+  const d2 = mod11Digit(v2.reduce((acc, x, i) => acc + x * CNPJ_W2[i]!, 0));
+  return `${d1}${d2}`;
+}
+
+export function isValidCnpj(value: string): boolean {
+  if (!/^[0-9A-Z]{12}\d{2}$/.test(value) || /^(.)\1{13}$/.test(value)) return false;
+  return cnpjCheckDigits(value.slice(0, 12)) === value.slice(12);
+}
+
+/** Accepts a CPF (11 digits) or a CNPJ (14 characters). */
+export function taxIdKind(value: string): 'cpf' | 'cnpj' | null {
+  if (isValidCpf(value)) return 'cpf';
+  if (isValidCnpj(value)) return 'cnpj';
+  return null;
+}

@@ -1,0 +1,236 @@
+import { Hono, type Context } from 'hono';
+import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, envelope, listEnvelope } from '../contract/index.js';
+import { InvalidTransitionError } from '../domain/lifecycle.js';
+import { authenticate, normalizeIp } from './auth.js';
+import { JSON_LIMIT, parseJsonBody, readCapped } from './body.js';
+import type { AppDeps, Handler, Page, RequestContext } from './context.js';
+import { ApiError } from './errors.js';
+import { claimKey, completeKey, releaseKey, requestHash } from './idempotency.js';
+import { RateLimiter } from './rateLimit.js';
+import { handlers, rawRoutes, dueWork } from './routes/index.js';
+import { parseWith, validationError } from './validate.js';
+import { buildOpenApi } from '../contract/openapi.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+type Env = { Variables: { requestId: string } };
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+}
+
+export function errorResponse(err: ApiError): Response {
+  const body: Record<string, unknown> = { success: false, message: err.message, error: err.code };
+  if (err.details?.length) body.details = err.details;
+  return jsonResponse(err.status, body, err.headers);
+}
+
+function toApiError(err: unknown, deps: AppDeps, requestId: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof InvalidTransitionError) return new ApiError('invalid_state', err.message);
+  const code = (err as { code?: string })?.code;
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') {
+    return new ApiError('service_unavailable', 'The service is busy; retry shortly', undefined, { 'Retry-After': '1' });
+  }
+  deps.log?.({ level: 'error', request_id: requestId, error: (err as Error)?.name, message: (err as Error)?.message, stack: (err as Error)?.stack });
+  return new ApiError('internal_error', `Internal error; quote request id ${requestId} to support`);
+}
+
+function resourceName(e: AnyEndpoint): string {
+  return (e.tag.replace(/s$/, '') || 'resource');
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dups: string[] = [];
+  for (const [k, v] of url.searchParams) {
+    if (k in out) dups.push(k);
+    out[k] = v;
+  }
+  if (dups.length) {
+    throw validationError('query', dups.map((k) => ({ field: k, message: 'must be given at most once' })));
+  }
+  return out;
+}
+
+function clientIpOf(c: Context): string {
+  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
+  return normalizeIp(incoming?.socket?.remoteAddress ?? '127.0.0.1');
+}
+
+/**
+ * The service: one Hono app built from the contract's endpoint table. Every endpoint goes
+ * through the same pipeline: authenticate → rate limit → due work → parse params, query and
+ * body strictly → Idempotency-Key → handler → envelope.
+ */
+export function createApp(deps: AppDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const limiter = deps.rateLimit === null ? null : new RateLimiter(deps.rateLimit ?? { perSecond: 100, burst: 200 });
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    c.set('requestId', requestId);
+    const started = performance.now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    deps.log?.({
+      level: 'info',
+      request_id: requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  app.onError((err, c) => errorResponse(toApiError(err, deps, c.get('requestId'))));
+  app.notFound((c) => errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`)));
+
+  app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin)));
+  app.get('/healthz', (c) => c.json({ success: true, message: 'ok', data: { status: 'ok' } }));
+  app.get('/readyz', async (c) => {
+    await deps.db.get('SELECT 1 AS ok');
+    return c.json({ success: true, message: 'ready', data: { status: 'ready' } });
+  });
+
+  const table = handlers as Record<string, Handler<AnyEndpoint> | undefined>;
+  const seen = new Set<string>();
+  for (const e of endpoints as readonly AnyEndpoint[]) {
+    const h = table[e.id];
+    if (!h) throw new Error(`no handler for endpoint ${e.id}`);
+    seen.add(`${e.method} ${honoPath(e.path)}`);
+    if (e.sandbox && deps.mode === 'production') continue;
+    app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
+  }
+  for (const r of rawRoutes) r(app, deps);
+
+  // A known path with another method is a 405, not a 404.
+  const byPath = new Map<string, string[]>();
+  for (const k of seen) {
+    const [m, p] = k.split(' ') as [string, string];
+    byPath.set(p, [...(byPath.get(p) ?? []), m]);
+  }
+  for (const [p, methods] of byPath) {
+    app.all(p, (c) =>
+      errorResponse(
+        new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`, undefined, {
+          Allow: methods.join(', '),
+        }),
+      ),
+    );
+  }
+
+  async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>): Promise<Response> {
+    const requestId = c.get('requestId');
+    const clientIp = clientIpOf(c);
+    const principal =
+      e.auth === 'none'
+        ? { merchantId: '', apiKeyId: '', clockOffsetMs: 0 }
+        : await authenticate(deps, e.auth, c.req.header('authorization'), clientIp);
+    if (limiter && principal.apiKeyId) {
+      const wait = limiter.take(principal.apiKeyId, Date.now());
+      if (wait) {
+        throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${wait} s`, undefined, {
+          'Retry-After': String(wait),
+        });
+      }
+    }
+    const url = new URL(c.req.url);
+    const ctx: RequestContext = {
+      deps,
+      db: deps.db,
+      merchantId: principal.merchantId,
+      apiKeyId: principal.apiKeyId,
+      requestId,
+      req: c.req.raw,
+      hono: c,
+      clientIp,
+      baseUrl: deps.publicBaseUrl ?? url.origin,
+      now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
+    };
+    if (principal.merchantId) for (const w of dueWork) await w(ctx);
+
+    const params = c.req.param() as Record<string, string>;
+    for (const [k, v] of Object.entries(params)) {
+      if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(v)) throw new ApiError('not_found', `${resourceName(e)} not found`);
+    }
+    const rawQuery = queryObject(url);
+    let query: unknown = undefined;
+    if (e.query) query = parseWith(e.query, rawQuery, 'query');
+    else if (Object.keys(rawQuery).length) {
+      throw validationError('query', Object.keys(rawQuery).map((k) => ({ field: k, message: 'is not a known query parameter' })));
+    }
+    const q = (query ?? {}) as { page?: number; per_page?: number };
+    const pageNo = q.page ?? PAGE_DEFAULT;
+    const perPage = q.per_page ?? PER_PAGE_DEFAULT;
+    const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
+
+    let raw: Uint8Array = new Uint8Array(0);
+    if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH')) {
+      raw = await readCapped(c.req.raw, JSON_LIMIT);
+    }
+    const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? c.req.header('idempotency-key') : undefined;
+    if (idemKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idemKey)) {
+      throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
+        { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+      ]);
+    }
+    if (idemKey) {
+      const claim = await claimKey(deps, principal.merchantId, idemKey, requestHash(e.method, url.pathname + url.search, raw));
+      if (claim.kind === 'replay') {
+        return new Response(claim.response.body, {
+          status: claim.response.status,
+          headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true' },
+        });
+      }
+    }
+    try {
+      let body: unknown = undefined;
+      if (e.body) body = parseWith(e.body, parseJsonBody(raw, c.req.header('content-type') ?? null) ?? {}, 'body');
+      else if (raw.byteLength) {
+        const parsed = parseJsonBody(raw, c.req.header('content-type') ?? null);
+        if (parsed !== null && (typeof parsed !== 'object' || Object.keys(parsed as object).length)) {
+          throw new ApiError('validation_error', 'This operation takes no request body');
+        }
+      }
+      const result = await handler(ctx, { params, query: query as never, body: body as never, page });
+      if (result instanceof Response) return result;
+      const status = ctx.status ?? e.status ?? (e.method === 'POST' ? 201 : 200);
+      const message = ctx.message ?? e.message;
+      let out: Record<string, unknown>;
+      if (e.list) {
+        const p = result as Page<unknown>;
+        out = {
+          success: true,
+          message,
+          data: p.items,
+          pagination: { page: pageNo, perPage, total: p.total, totalPages: Math.ceil(p.total / perPage) },
+        };
+        if (deps.validateResponses) listEnvelope(e.response).parse(out);
+      } else {
+        out = { success: true, message, data: result };
+        if (deps.validateResponses) envelope(e.response).parse(out);
+      }
+      const text = JSON.stringify(out);
+      if (idemKey) await completeKey(deps, principal.merchantId, idemKey, { status, body: text });
+      return new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
+    } catch (err) {
+      if (idemKey) {
+        const apiErr = toApiError(err, deps, requestId);
+        if (apiErr.status >= 400 && apiErr.status < 500 && apiErr.status !== 409 && apiErr.status !== 429) {
+          const res = errorResponse(apiErr);
+          await completeKey(deps, principal.merchantId, idemKey, { status: res.status, body: await res.text() });
+        } else {
+          await releaseKey(deps, principal.merchantId, idemKey).catch(() => undefined);
+        }
+        throw apiErr;
+      }
+      throw err;
+    }
+  }
+
+  return app;
+}

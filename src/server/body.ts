@@ -1,0 +1,44 @@
+import { ApiError } from './errors.js';
+
+export const JSON_LIMIT = 1024 * 1024;
+
+/** Reads a request body up to `max` bytes; past that a 413, without reading the rest. */
+export async function readCapped(req: Request, max: number): Promise<Uint8Array> {
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    throw new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
+  }
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.byteLength;
+  }
+  return out;
+}
+
+export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
+  if (bytes.byteLength === 0) return undefined;
+  if (!contentType || !/^application\/(.+\+)?json\b/i.test(contentType)) {
+    throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  try {
+    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+  } catch (e) {
+    throw new ApiError('invalid_json', `The request body is not valid JSON: ${(e as Error).message}`);
+  }
+}

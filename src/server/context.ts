@@ -1,0 +1,81 @@
+import type { Context as HonoContext } from 'hono';
+import type { Endpoint, ItemOut, BodyOut, QueryOut } from '../contract/endpoint.js';
+import type { IdGenerator } from '../domain/ids.js';
+import type { Db } from '../store/db.js';
+import type { Clock } from './clock.js';
+import type { Keyring } from './keyring.js';
+
+export type Mode = 'sandbox' | 'production';
+
+/** Everything the service needs from outside, injected so tests can replace any of it. */
+export interface AppDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  keyring: Keyring;
+  /** where uploaded files live */
+  dataDir: string;
+  mode: Mode;
+  /** per-key token bucket; null disables it */
+  rateLimit?: { perSecond: number; burst: number } | null;
+  /** check every success response against the contract (tests turn this on) */
+  validateResponses?: boolean;
+  /** one structured line per request and per internal error; never bodies or headers */
+  log?: (entry: Record<string, unknown>) => void;
+  /** public origin for links the service hands out (checkout_url, file url) */
+  publicBaseUrl?: string;
+  /** work to run after each request's response is ready (e.g. a webhook worker kick) */
+  onEvent?: () => void;
+}
+
+export interface Principal {
+  merchantId: string;
+  apiKeyId: string;
+  /** merchant's sandbox clock offset */
+  clockOffsetMs: number;
+}
+
+export interface RequestContext {
+  deps: AppDeps;
+  db: Db;
+  /** the authenticated merchant; empty for endpoints without auth */
+  merchantId: string;
+  apiKeyId: string;
+  requestId: string;
+  req: Request;
+  hono: HonoContext;
+  clientIp: string;
+  baseUrl: string;
+  /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
+  now(): Date;
+  /** overrides the endpoint's success status (e.g. 200 when a token is reused) */
+  status?: number;
+  /** overrides the endpoint's success message */
+  message?: string;
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  limit: number;
+  offset: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+}
+
+export interface HandlerInput<E> {
+  params: Record<string, string>;
+  query: QueryOut<E>;
+  body: BodyOut<E>;
+  page: PageRequest;
+}
+
+export type HandlerResult<E> = E extends { list?: true } ? Page<ItemOut<E>> : ItemOut<E>;
+
+export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | Response>;
+
+/** One handler per endpoint id of a group of endpoints. */
+export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> };

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import { UniqueViolation } from '../store/db.js';
+import type { AppDeps } from './context.js';
+import { ApiError } from './errors.js';
+
+const TTL_MS = 24 * 3600 * 1000;
+const LOCK_MS = 60 * 1000;
+const WAIT_MS = 30 * 1000;
+
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
+
+export function requestHash(method: string, path: string, body: Uint8Array): string {
+  return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
+}
+
+interface Row {
+  request_hash: string;
+  state: string;
+  status_code: number | null;
+  response_body: string | null;
+  locked_until: string;
+  expires_at: string;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Claims an Idempotency-Key for a merchant. The first request claims it and runs; a later one
+ * with the same body replays the stored response; with another body it is a 409. A request
+ * that arrives while the first is still running waits for it and then replays its response.
+ */
+export async function claimKey(deps: AppDeps, merchantId: string, key: string, hash: string): Promise<Claim> {
+  const deadline = Date.now() + WAIT_MS;
+  for (;;) {
+    const now = deps.clock.now();
+    const nowIso = now.toISOString();
+    try {
+      await deps.db.run(
+        `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at)
+         VALUES (?, ?, ?, 'processing', ?, ?, ?)`,
+        [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), nowIso, new Date(now.getTime() + TTL_MS).toISOString()],
+      );
+      return { kind: 'claimed' };
+    } catch (e) {
+      if (!(e instanceof UniqueViolation)) throw e;
+    }
+    const row = await deps.db.get<Row>(
+      'SELECT request_hash, state, status_code, response_body, locked_until, expires_at FROM idempotency_keys WHERE merchant_id = ? AND key = ?',
+      [merchantId, key],
+    );
+    if (!row) continue;
+    if (row.expires_at <= nowIso || (row.state === 'processing' && row.locked_until <= nowIso)) {
+      // Expired, or abandoned by a process that died: take it over.
+      await deps.db.run(
+        'DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND expires_at = ? AND locked_until = ?',
+        [merchantId, key, row.expires_at, row.locked_until],
+      );
+      continue;
+    }
+    if (row.request_hash !== hash) {
+      throw new ApiError(
+        'idempotency_conflict',
+        'This Idempotency-Key was already used with a different request; use a new key for a new request',
+      );
+    }
+    if (row.state === 'done') {
+      return { kind: 'replay', response: { status: row.status_code!, body: row.response_body! } };
+    }
+    if (Date.now() > deadline) {
+      throw new ApiError('conflict', 'A request with this Idempotency-Key is still in progress; retry later');
+    }
+    await sleep(20);
+  }
+}
+
+export async function completeKey(deps: AppDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
+  await deps.db.run(
+    `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`,
+    [res.status, res.body, merchantId, key],
+  );
+}
+
+export async function releaseKey(deps: AppDeps, merchantId: string, key: string): Promise<void> {
+  await deps.db.run(`DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`, [merchantId, key]);
+}

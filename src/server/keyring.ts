@@ -1,0 +1,74 @@
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Server-side secrets, all derived from one master key kept outside the database: in the
+ * data directory as `master.key` (mode 0600, created on first use) or, in server mode, from
+ * MPAY_MASTER_KEY (base64 of 32 bytes). Sub-keys are separated with HKDF so the card
+ * encryption key, the card fingerprint key and the secret-hashing key never coincide.
+ */
+export class Keyring {
+  private readonly encKey: Buffer;
+  private readonly fpKey: Buffer;
+  private readonly hashKey: Buffer;
+
+  constructor(master: Buffer) {
+    if (master.length !== 32) throw new Error('the master key must be 32 bytes');
+    const derive = (info: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32));
+    this.encKey = derive('mpay card encryption v1');
+    this.fpKey = derive('mpay card fingerprint v1');
+    this.hashKey = derive('mpay secret hashing v1');
+  }
+
+  /** Keyed hash of a secret (API secret keys, PINs): HMAC-SHA256, hex. */
+  hashSecret(secret: string): string {
+    return createHmac('sha256', this.hashKey).update(secret).digest('hex');
+  }
+
+  /** Constant-time comparison of a presented secret with its stored hash. */
+  verifySecret(secret: string, storedHash: string): boolean {
+    const a = Buffer.from(this.hashSecret(secret), 'hex');
+    const b = Buffer.from(storedHash, 'hex');
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  fingerprint(cardNumber: string): string {
+    return createHmac('sha256', this.fpKey).update(cardNumber).digest('hex');
+  }
+
+  /** AES-256-GCM; output is base64 of iv(12) | tag(16) | ciphertext. */
+  encrypt(plaintext: string): string {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.encKey, iv);
+    const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
+    return Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64');
+  }
+
+  decrypt(blob: string): string {
+    const raw = Buffer.from(blob, 'base64');
+    const d = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
+    d.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
+  }
+
+  static fromEnvOrDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): Keyring {
+    const fromEnv = env.MPAY_MASTER_KEY;
+    if (fromEnv) {
+      const key = Buffer.from(fromEnv, 'base64');
+      if (key.length !== 32) throw new Error('MPAY_MASTER_KEY must be the base64 of exactly 32 bytes');
+      return new Keyring(key);
+    }
+    const file = join(dataDir, 'master.key');
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    chmodSync(file, 0o600);
+    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
+    return new Keyring(key);
+  }
+}

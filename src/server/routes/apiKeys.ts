@@ -1,0 +1,77 @@
+import type { apiKeyEndpoints, ApiKey } from '../../contract/resources/apiKeys.js';
+import { json } from '../../store/db.js';
+import type { Handlers } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { generateKeyPair } from '../services/merchants.js';
+
+interface KeyRow {
+  id: string;
+  name: string;
+  public_key: string;
+  is_active: number;
+  allowed_ips: string;
+  created_at: string;
+}
+
+const COLS = 'id, name, public_key, is_active, allowed_ips, created_at';
+
+function toRecord(r: KeyRow): ApiKey {
+  return {
+    id: r.id,
+    name: r.name,
+    public_key: r.public_key,
+    is_active: !!r.is_active,
+    allowed_ips: json.from<string[]>(r.allowed_ips, []),
+    created_at: r.created_at,
+  };
+}
+
+export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
+  'apiKeys.create': async (ctx, { body }) => {
+    const keys = generateKeyPair(ctx.deps.mode);
+    const id = ctx.deps.ids();
+    const ts = ctx.deps.clock.now().toISOString();
+    await ctx.db.run(
+      `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
+       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+      [id, ctx.merchantId, body.name, keys.public_key, ctx.deps.keyring.hashSecret(keys.secret_key), JSON.stringify(body.allowed_ips ?? []), ts],
+    );
+    const row = await ctx.db.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ?`, [id]);
+    return { ...toRecord(row!), secret_key: keys.secret_key };
+  },
+
+  'apiKeys.list': async (ctx, { query, page }) => {
+    const where = ['merchant_id = ?'];
+    const args: (string | number)[] = [ctx.merchantId];
+    if (query.is_active !== undefined) {
+      where.push('is_active = ?');
+      args.push(query.is_active ? 1 : 0);
+    }
+    const w = where.join(' AND ');
+    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${w}`, args);
+    const rows = await ctx.db.all<KeyRow>(
+      `SELECT ${COLS} FROM api_keys WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+      [...args, page.limit, page.offset],
+    );
+    return { items: rows.map(toRecord), total: Number(total?.n ?? 0) };
+  },
+
+  'apiKeys.revoke': async (ctx, { params }) => {
+    return ctx.db.tx(async (q) => {
+      const row = await q.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [
+        params.id!,
+        ctx.merchantId,
+      ]);
+      if (!row) throw notFound('API key');
+      if (!row.is_active) return toRecord(row);
+      const active = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE merchant_id = ? AND is_active = 1', [
+        ctx.merchantId,
+      ]);
+      if (Number(active?.n) <= 1) {
+        throw new ApiError('conflict', 'Cannot revoke the last active API key; create another key first');
+      }
+      await q.run('UPDATE api_keys SET is_active = 0, revoked_at = ? WHERE id = ?', [ctx.deps.clock.now().toISOString(), row.id]);
+      return toRecord({ ...row, is_active: 0 });
+    });
+  },
+};

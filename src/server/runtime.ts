@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { uuidv7 } from '../domain/ids.js';
+import { openSqlite } from '../store/sqlite.js';
+import type { Db } from '../store/db.js';
+import { createApp } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import type { AppDeps, Mode } from './context.js';
+import { Keyring } from './keyring.js';
+
+export interface RuntimeOptions {
+  dataDir: string;
+  mode?: Mode;
+  clock?: Clock;
+  log?: AppDeps['log'];
+  publicBaseUrl?: string;
+  rateLimit?: AppDeps['rateLimit'];
+  validateResponses?: boolean;
+  /** an already-open store (tests, PostgreSQL); default: SQLite in the data directory */
+  db?: Db;
+}
+
+export interface Runtime {
+  deps: AppDeps;
+  app: ReturnType<typeof createApp>;
+  close(): Promise<void>;
+}
+
+/** Opens the store and keys of a data directory and builds the app on them. */
+export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
+  const db = o.db ?? (await openSqlite(join(o.dataDir, 'mpay.db')));
+  const deps: AppDeps = {
+    db,
+    clock: o.clock ?? systemClock,
+    ids: () => uuidv7(),
+    keyring: Keyring.fromEnvOrDir(o.dataDir),
+    dataDir: o.dataDir,
+    mode: o.mode ?? 'sandbox',
+    log: o.log,
+    publicBaseUrl: o.publicBaseUrl,
+    rateLimit: o.rateLimit,
+    validateResponses: o.validateResponses,
+  };
+  const app = createApp(deps);
+  return { deps, app, close: () => db.close() };
+}

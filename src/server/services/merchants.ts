@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../store/db.js';
+import type { IdGenerator } from '../../domain/ids.js';
+import type { Keyring } from '../keyring.js';
+import type { Mode } from '../context.js';
+import { createWallet } from './wallets.js';
+
+export interface KeyPair {
+  public_key: string;
+  secret_key: string;
+}
+
+export function generateKeyPair(mode: Mode): KeyPair {
+  const env = mode === 'production' ? 'live' : 'test';
+  return {
+    public_key: `pk_${env}_${randomBytes(16).toString('hex')}`,
+    secret_key: `sk_${env}_${randomBytes(24).toString('base64url')}`,
+  };
+}
+
+export interface NewMerchant {
+  merchant_id: string;
+  wallet_id: string;
+  public_key: string;
+  secret_key: string;
+}
+
+/** A merchant with its BRL wallet and first key pair, in the caller's transaction. */
+export async function createMerchant(
+  q: Queryable,
+  deps: { ids: IdGenerator; keyring: Keyring; mode: Mode },
+  name: string,
+  now: Date,
+): Promise<NewMerchant> {
+  const ts = now.toISOString();
+  const merchantId = deps.ids();
+  const keys = generateKeyPair(deps.mode);
+  await q.run('INSERT INTO merchants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)', [merchantId, name, ts, ts]);
+  const walletId = await createWallet(q, deps.ids, merchantId, 'merchant', merchantId, now);
+  await q.run(
+    `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
+     VALUES (?, ?, 'default', ?, ?, 1, '[]', ?)`,
+    [deps.ids(), merchantId, keys.public_key, deps.keyring.hashSecret(keys.secret_key), ts],
+  );
+  return { merchant_id: merchantId, wallet_id: walletId, ...keys };
+}

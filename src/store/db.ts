@@ -1,0 +1,49 @@
+/**
+ * The storage interface. Services speak portable SQL through it (`?` placeholders, TEXT
+ * timestamps in ISO 8601 UTC, INTEGER cents, 0/1 flags, JSON as TEXT); each implementation
+ * maps that onto its engine. Dialect differences live in `Dialect` and nowhere else.
+ */
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array;
+export type Row = Record<string, any>;
+
+export interface Dialect {
+  name: 'sqlite' | 'postgres';
+  /** Appended to a SELECT inside a write transaction to lock the rows read (empty for SQLite,
+   *  whose BEGIN IMMEDIATE already holds the write lock). */
+  forUpdate: string;
+  /** Appended to a SELECT that claims work rows so concurrent workers skip each other's. */
+  skipLocked: string;
+}
+
+export interface Queryable {
+  readonly dialect: Dialect;
+  all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+}
+
+export interface Db extends Queryable {
+  /**
+   * A write transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: BEGIN + row locks). The callback
+   * must not wait on anything but the database: no network calls inside a transaction.
+   * Serialization failures are retried by the implementation.
+   */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export class UniqueViolation extends Error {
+  constructor(readonly constraint: string) {
+    super(`unique constraint violated: ${constraint}`);
+  }
+}
+
+export const json = {
+  to(v: unknown): string | null {
+    return v === undefined || v === null ? null : JSON.stringify(v);
+  },
+  from<T>(v: string | null | undefined, fallback: T): T {
+    if (v === null || v === undefined) return fallback;
+    return JSON.parse(v) as T;
+  },
+};

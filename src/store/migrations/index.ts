@@ -1,0 +1,15 @@
+/**
+ * Versioned migrations, applied in order. `sql(dialect)` returns DDL for the engine; keep it
+ * portable (TEXT ids and timestamps, BIGINT cents, INTEGER 0/1 flags, TEXT JSON) and branch on
+ * the dialect only where the engines really differ.
+ * Versions: 1xx foundation, 2xx money, 3xx onboarding, 4xx webhooks, 5xx later work.
+ */
+import { m100_foundation } from './100_foundation.js';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: (dialect: 'sqlite' | 'postgres') => string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m100_foundation].sort((a, b) => a.version - b.version);

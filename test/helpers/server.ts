@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openRuntime, type Runtime } from '../../src/server/runtime.js';
+import { ManualClock } from '../../src/server/clock.js';
+import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
+
+export interface TestEnv {
+  rt: Runtime;
+  dir: string;
+  clock: ManualClock;
+  merchant: NewMerchant;
+  /** app.request with the merchant's credentials */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  auth(m?: { public_key: string; secret_key: string }): string;
+  newMerchant(name?: string): Promise<NewMerchant>;
+  close(): Promise<void>;
+}
+
+export function basic(pk: string, sk: string): string {
+  return 'Basic ' + Buffer.from(`${pk}:${sk}`).toString('base64');
+}
+
+/** A real app on a real SQLite file in a temp dir, with a manual clock and one merchant. */
+export async function testEnv(opts: { rateLimit?: { perSecond: number; burst: number } | null; mode?: 'sandbox' | 'production' } = {}): Promise<TestEnv> {
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
+  const clock = new ManualClock();
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode });
+  const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
+  const merchant = await newMerchant();
+  const auth = (m = merchant) => basic(m.public_key, m.secret_key);
+  return {
+    rt,
+    dir,
+    clock,
+    merchant,
+    auth,
+    newMerchant,
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { authorization: auth(), ...headers } };
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+      }
+      const res = await rt.app.request(path, init);
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body: parsed as any, headers: res.headers };
+    },
+    async close() {
+      await rt.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,180 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await testEnv();
+});
+afterEach(async () => {
+  await env.close();
+});
+
+describe('envelope, auth and errors', () => {
+  it('answers with the envelope and an X-Request-Id', async () => {
+    const r = await env.call('GET', '/v1/merchant');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success: true, message: 'Merchant retrieved', data: { id: env.merchant.merchant_id, wallet_id: env.merchant.wallet_id } });
+    expect(r.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('401 without credentials, with a challenge', async () => {
+    const res = await env.rt.app.request('/v1/merchant');
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('Basic');
+    expect(await res.json()).toMatchObject({ success: false, error: 'unauthorized' });
+  });
+
+  it('401 for a wrong secret, 403 for a public key alone on a secret operation', async () => {
+    const wrong = await env.rt.app.request('/v1/merchant', { headers: { authorization: basic(env.merchant.public_key, 'sk_test_nope') } });
+    expect(wrong.status).toBe(401);
+    const pub = await env.rt.app.request('/v1/merchant', { headers: { authorization: basic(env.merchant.public_key, '') } });
+    expect(pub.status).toBe(403);
+    expect((await pub.json()).error).toBe('forbidden');
+  });
+
+  it('404 with the envelope for an unknown route, 405 for a wrong method', async () => {
+    const r = await env.call('GET', '/v1/nothing-here');
+    expect(r.status).toBe(404);
+    expect(r.body).toMatchObject({ success: false, error: 'not_found' });
+    const m = await env.call('PATCH', '/v1/api-keys', {});
+    expect(m.status).toBe(405);
+    expect(m.body.error).toBe('method_not_allowed');
+  });
+
+  it('400 invalid_json for a broken body and 415 for a non-JSON body', async () => {
+    const r = await env.call('POST', '/v1/api-keys', '{"name": ');
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('invalid_json');
+    const t = await env.call('POST', '/v1/api-keys', 'name=x', { 'content-type': 'text/plain' });
+    expect(t.status).toBe(415);
+  });
+
+  it('400 naming unknown body fields and unknown query parameters', async () => {
+    const r = await env.call('POST', '/v1/api-keys', { name: 'x', colour: 'blue' });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('validation_error');
+    expect(r.body.details).toEqual([{ field: 'colour', message: 'is not a known field' }]);
+    const q = await env.call('GET', '/v1/api-keys?sort=name');
+    expect(q.status).toBe(400);
+    expect(q.body.details).toEqual([{ field: 'sort', message: 'is not a known field' }]);
+  });
+
+  it('enforces the page limits of the seed', async () => {
+    for (const bad of ['page=0', 'per_page=0', 'per_page=101', 'page=abc', 'per_page=1.5']) {
+      const r = await env.call('GET', `/v1/api-keys?${bad}`);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error).toBe('validation_error');
+    }
+    const ok = await env.call('GET', '/v1/api-keys?page=1&per_page=100');
+    expect(ok.status).toBe(200);
+    expect(ok.body.pagination).toEqual({ page: 1, perPage: 100, total: 1, totalPages: 1 });
+  });
+
+  it('serves the OpenAPI document generated from the contract', async () => {
+    const res = await env.rt.app.request('/openapi.json');
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.paths['/v1/api-keys'].post.requestBody.content['application/json'].schema.properties.name).toBeTruthy();
+    expect(doc.paths['/v1/tokens'].post.operationId).toBe('tokens.create');
+  });
+});
+
+describe('api keys', () => {
+  it('returns the secret once, and the new pair authenticates', async () => {
+    const c = await env.call('POST', '/v1/api-keys', { name: 'ci' });
+    expect(c.status).toBe(201);
+    expect(c.body.data.secret_key).toMatch(/^sk_test_/);
+    const list = await env.call('GET', '/v1/api-keys');
+    expect(list.body.data).toHaveLength(2);
+    for (const k of list.body.data) expect(k).not.toHaveProperty('secret_key');
+    const res = await env.rt.app.request('/v1/merchant', { headers: { authorization: basic(c.body.data.public_key, c.body.data.secret_key) } });
+    expect(res.status).toBe(200);
+  });
+
+  it('stores only a keyed hash of the secret', async () => {
+    const c = await env.call('POST', '/v1/api-keys', { name: 'ci' });
+    const rows = await env.rt.deps.db.all<{ secret_hash: string }>('SELECT secret_hash FROM api_keys');
+    for (const r of rows) expect(r.secret_hash).not.toContain(c.body.data.secret_key);
+    expect(rows.map((r) => r.secret_hash)).toContain(env.rt.deps.keyring.hashSecret(c.body.data.secret_key));
+  });
+
+  it('a revoked key is refused with 403; the last active key cannot be revoked', async () => {
+    const c = await env.call('POST', '/v1/api-keys', { name: 'temp' });
+    const r = await env.call('DELETE', `/v1/api-keys/${c.body.data.id}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.is_active).toBe(false);
+    const res = await env.rt.app.request('/v1/merchant', { headers: { authorization: basic(c.body.data.public_key, c.body.data.secret_key) } });
+    expect(res.status).toBe(403);
+    const keys = await env.call('GET', '/v1/api-keys?is_active=true');
+    const last = await env.call('DELETE', `/v1/api-keys/${keys.body.data[0].id}`);
+    expect(last.status).toBe(409);
+  });
+
+  it('allowed_ips: 403 from elsewhere; invalid entries are a 400', async () => {
+    const c = await env.call('POST', '/v1/api-keys', { name: 'office', allowed_ips: ['203.0.113.0/24'] });
+    expect(c.status).toBe(201);
+    const res = await env.rt.app.request('/v1/merchant', { headers: { authorization: basic(c.body.data.public_key, c.body.data.secret_key) } });
+    expect(res.status).toBe(403);
+    const bad = await env.call('POST', '/v1/api-keys', { name: 'x', allowed_ips: ['300.1.1.1', '10.0.0.0/33'] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: any) => d.field)).toEqual(['allowed_ips[0]', 'allowed_ips[1]']);
+  });
+
+  it("another merchant's key id is a 404", async () => {
+    const other = await env.newMerchant('Outra');
+    const keys = await env.call('GET', '/v1/api-keys');
+    const res = await env.rt.app.request(`/v1/api-keys/${keys.body.data[0].id}`, { method: 'DELETE', headers: { authorization: basic(other.public_key, other.secret_key) } });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe('idempotency and rate limit', () => {
+  it('replays the first response for the same key and body; 409 for another body', async () => {
+    const a = await env.call('POST', '/v1/api-keys', { name: 'once' }, { 'idempotency-key': 'k-1' });
+    const b = await env.call('POST', '/v1/api-keys', { name: 'once' }, { 'idempotency-key': 'k-1' });
+    expect(b.status).toBe(201);
+    expect(b.body).toEqual(a.body);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    const c = await env.call('POST', '/v1/api-keys', { name: 'other' }, { 'idempotency-key': 'k-1' });
+    expect(c.status).toBe(409);
+    expect(c.body.error).toBe('idempotency_conflict');
+    const list = await env.call('GET', '/v1/api-keys');
+    expect(list.body.pagination.total).toBe(2);
+  });
+
+  it('concurrent identical requests have one effect', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => env.call('POST', '/v1/api-keys', { name: 'burst' }, { 'idempotency-key': 'same' })),
+    );
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));
+    expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+    const list = await env.call('GET', '/v1/api-keys?per_page=100');
+    expect(list.body.pagination.total).toBe(2);
+  });
+
+  it('keys expire after 24 h', async () => {
+    await env.call('POST', '/v1/api-keys', { name: 'a' }, { 'idempotency-key': 'day' });
+    env.clock.advance(24 * 3600 * 1000 + 1);
+    const again = await env.call('POST', '/v1/api-keys', { name: 'b' }, { 'idempotency-key': 'day' });
+    expect(again.status).toBe(201);
+    expect(again.body.data.name).toBe('b');
+  });
+
+  it('429 with Retry-After past the burst', async () => {
+    const limited = await testEnv({ rateLimit: { perSecond: 1, burst: 3 } });
+    try {
+      const statuses: number[] = [];
+      let retry: string | null = null;
+      for (let i = 0; i < 5; i++) {
+        const r = await limited.call('GET', '/v1/merchant');
+        statuses.push(r.status);
+        if (r.status === 429) retry = r.headers.get('retry-after');
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(Number(retry)).toBeGreaterThanOrEqual(1);
+    } finally {
+      await limited.close();
+    }
+  });
+});
