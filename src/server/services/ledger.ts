@@ -1,0 +1,75 @@
+import type { Queryable } from '../../store/db.js';
+import type { IdGenerator } from '../../domain/ids.js';
+import { assertCents } from '../../domain/money.js';
+import { ApiError } from '../errors.js';
+
+export type Direction = 'credit' | 'debit';
+
+export interface EntryRow {
+  id: string;
+  wallet_id: string;
+  direction: Direction;
+  amount: number;
+  balance_after: number;
+  reference_type: string;
+  reference_id: string;
+  description: string;
+  created_at: string;
+}
+
+export interface Movement {
+  walletId: string;
+  amount: number;
+  referenceType: string;
+  referenceId: string;
+  description: string;
+  at: Date;
+}
+
+/**
+ * The ledger's only writers. Each call moves the wallet balance with one conditional UPDATE
+ * and appends one immutable entry carrying the running balance, inside the caller's
+ * transaction. A debit that would take the balance below zero changes nothing and throws
+ * `insufficient_funds`; the CHECK (balance >= 0) constraint is the last line of defence.
+ */
+export async function post(q: Queryable, ids: IdGenerator, direction: Direction, m: Movement): Promise<EntryRow> {
+  assertCents(m.amount);
+  if (m.amount <= 0) throw new RangeError('a ledger movement must be a positive number of cents');
+  const ts = m.at.toISOString();
+  const row =
+    direction === 'credit'
+      ? await q.get<{ balance: number }>('UPDATE wallets SET balance = balance + ?, updated_at = ? WHERE id = ? RETURNING balance', [
+          m.amount,
+          ts,
+          m.walletId,
+        ])
+      : await q.get<{ balance: number }>(
+          'UPDATE wallets SET balance = balance - ?, updated_at = ? WHERE id = ? AND balance >= ? RETURNING balance',
+          [m.amount, ts, m.walletId, m.amount],
+        );
+  if (!row) {
+    const exists = await q.get('SELECT id FROM wallets WHERE id = ?', [m.walletId]);
+    if (!exists) throw new Error(`wallet ${m.walletId} does not exist`);
+    throw new ApiError('insufficient_funds', 'The wallet balance is not enough for this amount');
+  }
+  const entry: EntryRow = {
+    id: ids(),
+    wallet_id: m.walletId,
+    direction,
+    amount: m.amount,
+    balance_after: Number(row.balance),
+    reference_type: m.referenceType,
+    reference_id: m.referenceId,
+    description: m.description,
+    created_at: ts,
+  };
+  await q.run(
+    `INSERT INTO wallet_entries (id, wallet_id, direction, amount, balance_after, reference_type, reference_id, description, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [entry.id, entry.wallet_id, entry.direction, entry.amount, entry.balance_after, entry.reference_type, entry.reference_id, entry.description, entry.created_at],
+  );
+  return entry;
+}
+
+export const credit = (q: Queryable, ids: IdGenerator, m: Movement) => post(q, ids, 'credit', m);
+export const debit = (q: Queryable, ids: IdGenerator, m: Movement) => post(q, ids, 'debit', m);
