@@ -35,7 +35,7 @@ export class SqliteDb implements Db {
   private readonly inner: Queryable;
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.conn = new Database(file);
     this.conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
     this.conn.pragma('journal_mode = WAL');

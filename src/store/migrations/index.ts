@@ -5,6 +5,7 @@
  * Versions: 1xx foundation, 2xx money, 3xx onboarding, 4xx webhooks, 5xx later work.
  */
 import { m100_foundation } from './100_foundation.js';
+import { m110_meta } from './110_meta.js';
 import { m200_ledger } from './200_ledger.js';
 
 export interface Migration {
@@ -13,4 +14,4 @@ export interface Migration {
   sql: (dialect: 'sqlite' | 'postgres') => string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m100_foundation, m200_ledger].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: readonly Migration[] = [m100_foundation, m110_meta, m200_ledger].sort((a, b) => a.version - b.version);

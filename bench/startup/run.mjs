@@ -1,0 +1,48 @@
+// Start-up benchmark: whole-process wall time of `mpay --version` and of an embedded read
+// (`mpay keys list -o json`) against bare `node -e 0`, measured in the same run.
+// Prints medians over RUNS runs each (interleaved, after warm-up) and the ratios.
+// Targets: --version ≤ 1.5× bare node; embedded read ≤ 3×.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(root, 'bin', 'mpay.js');
+const RUNS = Number(process.env.RUNS ?? 21);
+const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-'));
+const env = { ...process.env, MPAY_DATA_DIR: join(dir, 'data'), MPAY_CONFIG_DIR: join(dir, 'conf'), NO_COLOR: '1' };
+
+const cases = {
+  'node -e 0': [process.execPath, ['-e', '0']],
+  'mpay --version': [process.execPath, [bin, '--version']],
+  'mpay keys list -o json (embedded)': [process.execPath, [bin, 'keys', 'list', '-o', 'json']],
+};
+
+function once([cmd, args]) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t) / 1e6;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return ms;
+}
+
+// warm-up: also creates the sandbox profile and database
+for (const c of Object.values(cases)) for (let i = 0; i < 3; i++) once(c);
+const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
+for (let i = 0; i < RUNS; i++) for (const [k, c] of Object.entries(cases)) samples[k].push(once(c));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+const base = median(samples['node -e 0']);
+const targets = { 'mpay --version': 1.5, 'mpay keys list -o json (embedded)': 3 };
+console.log(`start-up, median of ${RUNS} runs each (node ${process.versions.node})`);
+for (const k of Object.keys(cases)) {
+  const m = median(samples[k]);
+  const ratio = m / base;
+  const t = targets[k];
+  console.log(`${k.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}× bare node${t ? `  (target ≤ ${t}×: ${ratio <= t ? 'met' : 'NOT met'})` : ''}`);
+}
+rmSync(dir, { recursive: true, force: true });

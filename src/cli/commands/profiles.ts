@@ -1,0 +1,99 @@
+import { readConfig, saveConfig, maskSecret, PROFILE_NAME, type Profile } from '../config.js';
+import { CliError, EXIT, usage } from '../errors.js';
+import { canPrompt, type IO } from '../io.js';
+import { painter, printData, resolveFormat } from '../output.js';
+import type { Globals } from '../target.js';
+
+function activeName(g: Globals, io: IO, current?: string): string {
+  return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
+}
+
+const view = (name: string, p: Profile, active: boolean) => ({
+  name,
+  active,
+  target: p.base_url ?? `embedded${p.data_dir ? ` (${p.data_dir})` : ''}`,
+  public_key: p.public_key ?? null,
+  secret_key: maskSecret(p.secret_key) ?? null,
+});
+
+export async function profilesList(g: Globals, io: IO): Promise<number> {
+  const cfg = readConfig(io.env);
+  const active = activeName(g, io, cfg.current);
+  const rows = Object.entries(cfg.profiles).map(([n, p]) => view(n, p, n === active));
+  await printData(io, rows, { format: resolveFormat(g, io), paint: await painter(g, io), columns: ['name', 'active', 'target', 'public_key'] });
+  return EXIT.ok;
+}
+
+export async function profilesShow(g: Globals, name: string | undefined, io: IO): Promise<number> {
+  const cfg = readConfig(io.env);
+  const n = name ?? activeName(g, io, cfg.current);
+  const p = cfg.profiles[n];
+  if (!p) throw new CliError(`profile "${n}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
+  await printData(io, { ...view(n, p, n === activeName(g, io, cfg.current)), data_dir: p.data_dir ?? null, base_url: p.base_url ?? null }, {
+    format: resolveFormat(g, io),
+    paint: await painter(g, io),
+  });
+  return EXIT.ok;
+}
+
+export async function profilesAdd(g: Globals, name: string, opts: Record<string, unknown>, io: IO): Promise<number> {
+  if (!PROFILE_NAME.test(name)) throw usage(`profile name must be letters, digits, . _ - (up to 64), got '${name}'`);
+  const baseUrl = g.baseUrl;
+  if (baseUrl) {
+    let u: URL;
+    try {
+      u = new URL(baseUrl);
+    } catch {
+      throw usage(`--base-url must be a URL, got '${baseUrl}'`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage('--base-url must be http:// or https://');
+  }
+  let publicKey = opts.publicKey as string | undefined;
+  let secretKey: string | undefined;
+  const interactive = canPrompt(io);
+  if (interactive) {
+    const { input, password } = await import('@inquirer/prompts');
+    publicKey ??= await input({ message: 'Public key', validate: (v) => (/^pk_/.test(v.trim()) ? true : 'a public key starts with pk_') });
+    secretKey = await password({ message: 'Secret key', mask: '*', validate: (v) => (/^sk_/.test(v.trim()) ? true : 'a secret key starts with sk_') });
+  } else {
+    if (!publicKey) throw usage('--public-key is required when mpay cannot prompt');
+    secretKey = (await io.readStdin()).trim();
+    if (!secretKey) throw usage('pipe the secret key on stdin, e.g. printf %s "$MPAY_SECRET" | mpay profiles add NAME ...');
+  }
+  publicKey = publicKey.trim();
+  secretKey = secretKey.trim();
+  if (!/^pk_[A-Za-z0-9_]+$/.test(publicKey)) throw usage('--public-key must look like pk_test_… or pk_live_…');
+  if (!/^sk_[A-Za-z0-9_-]+$/.test(secretKey)) throw usage('the secret key must look like sk_test_… or sk_live_…');
+  const cfg = readConfig(io.env);
+  const p: Profile = { public_key: publicKey, secret_key: secretKey };
+  if (baseUrl) p.base_url = baseUrl.replace(/\/+$/, '');
+  if (opts.profileDataDir) p.data_dir = String(opts.profileDataDir);
+  cfg.profiles[name] = p;
+  await saveConfig(io.env, cfg);
+  if (!g.quiet) io.err(`Saved profile "${name}"${cfg.current === name ? '' : `; \`mpay profiles use ${name}\` makes it the active one`}\n`);
+  return EXIT.ok;
+}
+
+export async function profilesUse(g: Globals, name: string, io: IO): Promise<number> {
+  const cfg = readConfig(io.env);
+  if (!cfg.profiles[name]) throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
+  cfg.current = name;
+  await saveConfig(io.env, cfg);
+  if (!g.quiet) io.err(`Active profile: ${name}\n`);
+  return EXIT.ok;
+}
+
+export async function profilesRemove(g: Globals, name: string, io: IO): Promise<number> {
+  const cfg = readConfig(io.env);
+  if (!cfg.profiles[name]) throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
+  if (!g.yes) {
+    if (!canPrompt(io)) throw usage(`\`mpay profiles remove ${name}\` needs --yes when it cannot ask for confirmation`);
+    const { confirm } = await import('@inquirer/prompts');
+    if (!(await confirm({ message: `Remove profile "${name}"?`, default: false }))) throw new CliError('cancelled', EXIT.usage);
+  }
+  delete cfg.profiles[name];
+  if (cfg.current === name) delete cfg.current;
+  await saveConfig(io.env, cfg);
+  if (!g.quiet) io.err(`Removed profile "${name}"\n`);
+  return EXIT.ok;
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { defaultDataDir } from '../config.js';
+import { CliError, EXIT, usage } from '../errors.js';
+import type { IO } from '../io.js';
+import type { Globals } from '../target.js';
+
+export async function serverStart(g: Globals, opts: Record<string, unknown>, io: IO): Promise<number> {
+  const port = Number(opts.port);
+  if (!/^\d+$/.test(String(opts.port)) || port > 65535) throw usage(`--port must be a number from 0 to 65535, got '${opts.port}'`);
+  const production = !!opts.production;
+  if (production && !io.env.MPAY_MASTER_KEY) {
+    throw usage('--production needs MPAY_MASTER_KEY (base64 of 32 random bytes, e.g. `openssl rand -base64 32`)');
+  }
+  if (opts.publicUrl !== undefined) {
+    try {
+      new URL(String(opts.publicUrl));
+    } catch {
+      throw usage(`--public-url must be a URL, got '${opts.publicUrl}'`);
+    }
+  }
+  const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
+  const { openRuntime } = await import('../../server/runtime.js');
+  const { listen } = await import('../../server/http.js');
+  const log = g.quiet ? undefined : (entry: Record<string, unknown>) => io.err(JSON.stringify({ ts: new Date().toISOString(), ...entry }) + '\n');
+  let rt;
+  try {
+    rt = await openRuntime({ dataDir, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined });
+  } catch (e) {
+    throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
+  }
+  let server;
+  try {
+    server = await listen(rt, String(opts.host), port);
+  } catch (e) {
+    await rt.close();
+    throw new CliError(`cannot listen on ${opts.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.refused);
+  }
+  if (!opts.publicUrl) rt.deps.publicBaseUrl = server.url;
+  const running = server;
+  const runtime = rt;
+  // Signal handlers go in before the URL is printed: whoever reads the URL may stop us at once.
+  const stopped = new Promise<void>((done) => {
+    const stop = async (sig: string) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      if (!g.quiet) io.err(`${sig}: stopping…\n`);
+      await running.close();
+      await runtime.close();
+      done();
+    };
+    const onInt = () => void stop('SIGINT');
+    const onTerm = () => void stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+  io.out(server.url + '\n');
+  if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${dataDir}); Ctrl-C to stop\n`);
+  await stopped;
+  return EXIT.ok;
+}

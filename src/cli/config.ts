@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+import { CliError, EXIT } from './errors.js';
+
+export interface Profile {
+  base_url?: string;
+  public_key?: string;
+  secret_key?: string;
+  data_dir?: string;
+}
+
+export interface ConfigFile {
+  current?: string;
+  profiles: Record<string, Profile>;
+}
+
+// The OS locations (XDG on Linux, Library on macOS, AppData on Windows) from the process
+// environment; MPAY_CONFIG_DIR / MPAY_DATA_DIR in the IO's environment override them.
+const paths = () => envPaths('mpay', { suffix: '' });
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  return env.MPAY_CONFIG_DIR || paths().config;
+}
+
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  return env.MPAY_DATA_DIR || paths().data;
+}
+
+export const configFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'config.json');
+
+const PROFILE_KEYS = new Set(['base_url', 'public_key', 'secret_key', 'data_dir']);
+export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * Reads the profiles file directly (conf's format: one JSON object) — the read path of every
+ * command, kept free of conf's start-up cost. Writes go through conf (see saveConfig).
+ */
+export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
+  const file = configFile(env);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new CliError(`cannot read ${file}: ${(e as Error).message}`, EXIT.usage);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${file} is not valid JSON (${(e as Error).message}); fix it or remove it`, EXIT.usage);
+  }
+  const bad = (what: string) => new CliError(`${file}: ${what}; fix it or remove it`, EXIT.usage);
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw bad('must hold a JSON object');
+  const obj = raw as Record<string, unknown>;
+  if (obj.current !== undefined && typeof obj.current !== 'string') throw bad('"current" must be a profile name');
+  const profiles = obj.profiles ?? {};
+  if (typeof profiles !== 'object' || Array.isArray(profiles) || !profiles) throw bad('"profiles" must be an object');
+  for (const [name, p] of Object.entries(profiles as Record<string, unknown>)) {
+    if (!p || typeof p !== 'object' || Array.isArray(p)) throw bad(`profile "${name}" must be an object`);
+    for (const [k, v] of Object.entries(p as Record<string, unknown>)) {
+      if (!PROFILE_KEYS.has(k)) throw bad(`profile "${name}" has an unknown field "${k}" (allowed: ${[...PROFILE_KEYS].join(', ')})`);
+      if (typeof v !== 'string') throw bad(`profile "${name}": "${k}" must be a string`);
+    }
+  }
+  return { current: obj.current as string | undefined, profiles: profiles as Record<string, Profile> };
+}
+
+/** Writes the profiles file with conf (atomic write, mode 0600). */
+export async function saveConfig(env: NodeJS.ProcessEnv, cfg: ConfigFile): Promise<void> {
+  const { default: Conf } = await import('conf');
+  const conf = new Conf<Record<string, unknown>>({
+    projectName: 'mpay',
+    projectSuffix: '',
+    cwd: configDir(env),
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+  });
+  const store: Record<string, unknown> = { profiles: cfg.profiles };
+  if (cfg.current) store.current = cfg.current;
+  conf.store = store;
+}
+
+export function maskSecret(s: string | undefined): string | undefined {
+  if (!s) return s;
+  return s.length <= 12 ? '****' : `${s.slice(0, 8)}…${s.slice(-4)}`;
+}

@@ -1,0 +1,8 @@
+import { main } from './main.js';
+
+/** Entry of the bundled CLI (dist/cli.js), called by bin/mpay.js. */
+export async function run(argv: string[]): Promise<void> {
+  const code = await main(argv);
+  // Let stdout drain before exiting (large JSON through a pipe).
+  process.exitCode = code;
+}

@@ -1,0 +1,108 @@
+import { formatBRL } from '../domain/money.js';
+import { useColor, type IO } from './io.js';
+import type { Globals } from './target.js';
+
+export type Format = 'table' | 'json' | 'jsonl';
+
+/** -o wins, then --json; default: a table on a terminal, JSON when piped. */
+export function resolveFormat(g: Globals, io: IO): Format {
+  if (g.output) return g.output;
+  if (g.json) return 'json';
+  return io.stdoutTTY ? 'table' : 'json';
+}
+
+const MONEY = new Set([
+  'amount', 'fee', 'netAmount', 'balance', 'balance_after', 'gross_amount', 'net_amount', 'fee_amount',
+  'total_gross_amount', 'total_fee_amount', 'total_net_amount', 'opening_balance', 'closing_balance',
+  'total_credits', 'total_debits', 'shipping_amount', 'unit_price', 'average_ticket', 'monthly_revenue',
+]);
+
+const GREEN = new Set(['captured', 'paid', 'completed', 'approved', 'active', 'delivered']);
+const YELLOW = new Set(['pending', 'processing', 'under_review', 'anticipated']);
+const RED = new Set(['failed', 'refused', 'rejected', 'disabled', 'expired', 'refunded']);
+
+export interface Painter {
+  green(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const plain: Painter = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s) => s, bold: (s) => s };
+
+export async function painter(g: Globals, io: IO): Promise<Painter> {
+  if (!useColor(g.color, io)) return plain;
+  const { Chalk } = await import('chalk');
+  const c = new Chalk({ level: 1 });
+  return { green: c.green, yellow: c.yellow, red: c.red, dim: c.dim, bold: c.bold };
+}
+
+function localTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+/** A cell for people: money as R$, statuses colored, times local, objects compact. */
+export function cell(key: string, v: unknown, paint: Painter): string {
+  if (v === null || v === undefined || v === '') return paint.dim('—');
+  if (MONEY.has(key) && typeof v === 'number') return formatBRL(v);
+  if (MONEY.has(key) && typeof v === 'string' && /^\d+$/.test(v)) return formatBRL(Number(v));
+  if (key === 'status' && typeof v === 'string') {
+    if (GREEN.has(v)) return paint.green(v);
+    if (YELLOW.has(v)) return paint.yellow(v);
+    if (RED.has(v)) return paint.red(v);
+    return v;
+  }
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  if (typeof v === 'string' && (key.endsWith('_at') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
+  if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+export interface PrintOptions {
+  columns?: readonly string[];
+  format: Format;
+  paint: Painter;
+}
+
+function pick(columns: readonly string[] | undefined, rows: Record<string, unknown>[]): string[] {
+  if (columns?.length) return [...columns];
+  const first = rows[0] ?? {};
+  return Object.keys(first).filter((k) => typeof first[k] !== 'object' || first[k] === null).slice(0, 8);
+}
+
+/** Prints a record or a list in the chosen format (data only, to stdout). */
+export async function printData(io: IO, data: unknown, o: PrintOptions): Promise<void> {
+  if (o.format === 'json') {
+    io.out(JSON.stringify(data, null, 2) + '\n');
+    return;
+  }
+  if (o.format === 'jsonl') {
+    for (const r of Array.isArray(data) ? data : [data]) io.out(JSON.stringify(r) + '\n');
+    return;
+  }
+  const { default: Table } = await import('cli-table3');
+  if (Array.isArray(data)) {
+    const rows = data as Record<string, unknown>[];
+    if (!rows.length) {
+      io.err('No results.\n');
+      return;
+    }
+    const cols = pick(o.columns, rows);
+    const t = new Table({ head: cols.map((c) => o.paint.bold(c)), style: { head: [], border: [] } });
+    for (const r of rows) t.push(cols.map((c) => cell(c, r[c], o.paint)));
+    io.out(t.toString() + '\n');
+    return;
+  }
+  if (data && typeof data === 'object') {
+    const t = new Table({ style: { head: [], border: [] } });
+    for (const [k, v] of Object.entries(data as Record<string, unknown>)) t.push({ [o.paint.bold(k)]: cell(k, v, o.paint) });
+    io.out(t.toString() + '\n');
+    return;
+  }
+  io.out(String(data) + '\n');
+}

@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { FlagSpec, OperationSpec } from './spec/types.js';
+import { CliError, EXIT, describeError, exitCodeFor, usage } from './errors.js';
+import { canPrompt, type IO } from './io.js';
+import { painter, printData, resolveFormat } from './output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
+
+export interface Invocation {
+  spec: OperationSpec;
+  args: string[];
+  opts: Record<string, unknown>;
+  globals: Globals;
+  io: IO;
+  openTarget?: (g: Globals, io: IO) => Promise<Target>;
+}
+
+/** commander's attribute name for a flag ("customer.tax-id" -> "customer.taxId") */
+export const attrName = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+function parseValue(f: FlagSpec, raw: unknown): unknown {
+  const name = `--${f.flag}`;
+  if (f.type === 'string[]') {
+    const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+    if (f.choices) for (const i of items) if (!f.choices.includes(i)) throw usage(`${name}: '${i}' is not one of ${f.choices.join(', ')}`);
+    return items;
+  }
+  const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (f.type === 'boolean') {
+    if (v === true || v === undefined) return true;
+    const s = String(v).toLowerCase();
+    if (['true', 'yes', '1'].includes(s)) return true;
+    if (['false', 'no', '0'].includes(s)) return false;
+    throw usage(`${name} must be true or false, got '${v}'`);
+  }
+  const s = String(v);
+  if (f.type === 'integer') {
+    if (!/^-?\d+$/.test(s)) throw usage(`${name} must be a whole number${/amount|price|ticket|revenue/.test(f.flag) ? ' of cents' : ''}, got '${s}'`);
+    return Number(s);
+  }
+  if (f.type === 'number') {
+    if (!/^-?\d+(\.\d+)?$/.test(s)) throw usage(`${name} must be a number, got '${s}'`);
+    return Number(s);
+  }
+  if (f.type === 'json') {
+    try {
+      return JSON.parse(s);
+    } catch {
+      throw usage(`${name} takes JSON, e.g. ${name} '[{"key":"value"}]'; got '${s}'`);
+    }
+  }
+  if (f.choices && !f.choices.includes(s)) throw usage(`${name} must be one of ${f.choices.join(', ')}, got '${s}'`);
+  if (f.in === 'query') return s;
+  return s;
+}
+
+function setPath(obj: Record<string, unknown>, path: string[], value: unknown): void {
+  let cur = obj;
+  for (const k of path.slice(0, -1)) {
+    const next = cur[k];
+    if (!next || typeof next !== 'object' || Array.isArray(next)) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  cur[path[path.length - 1]!] = value;
+}
+
+async function readInput(src: string, io: IO): Promise<Record<string, unknown>> {
+  let text: string;
+  if (src === '-') {
+    text = await io.readStdin();
+  } else {
+    try {
+      text = readFileSync(resolve(io.cwd, src), 'utf8');
+    } catch (e) {
+      throw usage(`--input: cannot read ${src}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw usage(`--input: ${src === '-' ? 'stdin' : src} is not valid JSON (${(e as Error).message})`);
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw usage(`--input: ${src === '-' ? 'stdin' : src} must hold a JSON object`);
+  return v as Record<string, unknown>;
+}
+
+export interface BuiltRequest {
+  params: Record<string, string>;
+  query: Record<string, string | number | boolean>;
+  body?: Record<string, unknown>;
+}
+
+/** Flags, --input and positional ids → the request. Flags win over the file. */
+export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
+  const { spec, opts, io } = inv;
+  const params: Record<string, string> = {};
+  spec.params.forEach((p, i) => {
+    const v = inv.args[i];
+    if (!v) throw usage(`missing <${p}>; usage: mpay ${spec.command.join(' ')} ${spec.params.map((x) => `<${x}>`).join(' ')}`);
+    params[p] = v;
+  });
+  let body: Record<string, unknown> | undefined;
+  if (spec.hasBody) body = typeof opts.input === 'string' ? await readInput(opts.input, io) : {};
+  const query: Record<string, string | number | boolean> = {};
+  for (const f of spec.flags) {
+    const raw = opts[attrName(f.flag)];
+    if (raw === undefined) continue;
+    const value = parseValue(f, raw);
+    if (f.in === 'body') setPath(body!, f.path, value);
+    else query[f.path.join('.')] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
+  }
+  if (spec.list) {
+    if (opts.page !== undefined) query.page = parseValue({ flag: 'page', path: ['page'], in: 'query', type: 'integer', required: false }, opts.page) as number;
+    if (opts.perPage !== undefined) query.per_page = parseValue({ flag: 'per-page', path: ['per_page'], in: 'query', type: 'integer', required: false }, opts.perPage) as number;
+  }
+  return { params, query, body };
+}
+
+async function confirmDestructive(inv: Invocation): Promise<void> {
+  if (inv.spec.method !== 'DELETE' || inv.globals.yes) return;
+  const what = `${inv.spec.command.join(' ')} ${inv.args.join(' ')}`.trim();
+  if (!canPrompt(inv.io)) throw usage(`\`mpay ${what}\` needs --yes when it cannot ask for confirmation`);
+  const { confirm } = await import('@inquirer/prompts');
+  const ok = await confirm({ message: `Really ${what}?`, default: false });
+  if (!ok) throw new CliError('cancelled', EXIT.usage);
+}
+
+async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; contentType: string }> {
+  const file = inv.opts.file;
+  if (typeof file !== 'string') throw usage('--file PATH is required');
+  const path = resolve(inv.io.cwd, file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    throw usage(`--file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const { default: FormData } = await import('form-data');
+  const form = new FormData();
+  form.append('file', bytes, { filename: path.split(/[\\/]/).pop() });
+  return { bytes: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string };
+}
+
+/** Runs one operation of the contract and prints its result. Returns the exit code. */
+export async function runOperation(inv: Invocation): Promise<number> {
+  const { spec, io, globals: g } = inv;
+  let target: Target | undefined;
+  try {
+    const req = await buildRequest(inv);
+    await confirmDestructive(inv);
+    const rawBody = spec.multipart ? await multipartBody(inv) : undefined;
+    target = await (inv.openTarget ?? realOpenTarget)(g, io);
+    const format = resolveFormat(g, io);
+    const paint = await painter(g, io);
+    const call = (query: Record<string, unknown>) =>
+      target!.client.call(spec.id as never, {
+        params: req.params,
+        query: query as never,
+        body: req.body as never,
+        rawBody,
+        idempotencyKey: g.idempotencyKey,
+      });
+    if (spec.list && inv.opts.all) {
+      const progress = io.stderrTTY && !g.quiet;
+      const all: unknown[] = [];
+      let page = 1;
+      for (;;) {
+        const r = await call({ ...req.query, page, per_page: req.query.per_page ?? 100 });
+        const items = r.data as unknown[];
+        if (format === 'jsonl') for (const it of items) io.out(JSON.stringify(it) + '\n');
+        else all.push(...items);
+        const total = r.pagination?.totalPages ?? 1;
+        if (progress) io.err(`\rpage ${page}/${total} (${r.pagination?.total ?? items.length} records)`);
+        if (page >= total) break;
+        page++;
+      }
+      if (progress) io.err('\n');
+      if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, format, paint });
+      return EXIT.ok;
+    }
+    const r = await call(req.query);
+    await printData(io, r.data, { columns: spec.columns, format, paint });
+    if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
+      io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);
+    }
+    return EXIT.ok;
+  } catch (e) {
+    io.err(describeError(e) + '\n');
+    return exitCodeFor(e);
+  } finally {
+    await target?.close();
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * Build step: turns the contract's endpoint table into the CLI's operation specs (JSON), so
+ * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
+ */
+import { z } from 'zod';
+import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import type { FlagSpec, FlagType, OperationSpec } from './types.js';
+
+type JS = {
+  type?: string | string[];
+  properties?: Record<string, JS>;
+  required?: string[];
+  items?: JS;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JS[];
+  oneOf?: JS[];
+  description?: string;
+};
+
+export const kebab = (s: string) =>
+  s
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/_/g, '-')
+    .toLowerCase();
+
+function typeOf(s: JS): { type: FlagType; choices?: string[] } {
+  if (s.enum) return { type: 'string', choices: s.enum.map(String) };
+  if (s.const !== undefined) return { type: 'string', choices: [String(s.const)] };
+  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  if (t === 'integer') return { type: 'integer' };
+  if (t === 'number') return { type: 'number' };
+  if (t === 'boolean') return { type: 'boolean' };
+  if (t === 'string') return { type: 'string' };
+  if (t === 'array') {
+    const it = s.items ?? {};
+    const itType = Array.isArray(it.type) ? it.type[0] : it.type;
+    if (itType === 'string' || it.enum) return { type: 'string[]', choices: it.enum?.map(String) };
+    return { type: 'json' };
+  }
+  return { type: 'json' };
+}
+
+function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, out: FlagSpec[]): void {
+  const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
+  if (t === 'object' && s.properties && Object.keys(s.properties).length) {
+    for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out);
+    return;
+  }
+  const { type, choices } = typeOf(s.anyOf?.length === 1 ? s.anyOf[0]! : s);
+  out.push({ flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description });
+}
+
+export function generateSpecs(): OperationSpec[] {
+  const specs: OperationSpec[] = [];
+  for (const e of endpoints as readonly AnyEndpoint[]) {
+    if (!e.cli) continue;
+    const flags: FlagSpec[] = [];
+    if (e.body) {
+      const js = z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }) as JS;
+      for (const [k, v] of Object.entries(js.properties ?? {})) walk(v, [k], 'body', (js.required ?? []).includes(k), flags);
+    }
+    if (e.query) {
+      const js = z.toJSONSchema(e.query, { io: 'input', unrepresentable: 'any' }) as JS;
+      for (const [k, v] of Object.entries(js.properties ?? {})) {
+        if (k === 'page' || k === 'per_page') continue;
+        walk(v, [k], 'query', (js.required ?? []).includes(k), flags);
+      }
+    }
+    specs.push({
+      id: e.id,
+      method: e.method,
+      path: e.path,
+      auth: e.auth,
+      summary: e.summary,
+      message: e.message,
+      command: [...e.cli.command],
+      example: e.cli.example,
+      columns: [...(e.cli.columns ?? [])],
+      list: !!e.list,
+      multipart: !!e.multipart,
+      sandbox: !!e.sandbox,
+      hasBody: !!e.body,
+      params: [...e.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => m[1]!),
+      flags,
+    });
+  }
+  return specs;
+}
+
+if (process.argv[2]) {
+  const { writeFileSync, mkdirSync } = await import('node:fs');
+  const { dirname } = await import('node:path');
+  mkdirSync(dirname(process.argv[2]), { recursive: true });
+  writeFileSync(process.argv[2], JSON.stringify(generateSpecs(), null, 1) + '\n');
+}

@@ -1,0 +1,115 @@
+import { resolve } from 'node:path';
+import type { MpayClient } from '../sdk/client.js';
+import type { Runtime } from '../server/runtime.js';
+import { defaultDataDir, readConfig, saveConfig, type Profile } from './config.js';
+import { CliError, EXIT } from './errors.js';
+import type { IO } from './io.js';
+
+export interface Globals {
+  output?: 'table' | 'json' | 'jsonl';
+  json?: boolean;
+  profile?: string;
+  baseUrl?: string;
+  dataDir?: string;
+  color?: 'auto' | 'always' | 'never';
+  quiet?: boolean;
+  verbose?: boolean;
+  idempotencyKey?: string;
+  yes?: boolean;
+}
+
+export interface Target {
+  kind: 'embedded' | 'remote';
+  client: MpayClient;
+  profileName: string;
+  baseUrl?: string;
+  dataDir?: string;
+  runtime?: Runtime;
+  close(): Promise<void>;
+}
+
+/** Origin the embedded service believes it is served at: where `mpay server start` listens. */
+export const EMBEDDED_ORIGIN = 'http://127.0.0.1:4010';
+
+/**
+ * Where a command talks to, with the contract's precedence: flags > environment
+ * (MPAY_PROFILE, MPAY_BASE_URL, MPAY_PUBLIC_KEY, MPAY_SECRET_KEY, MPAY_DATA_DIR) > profile >
+ * defaults. No base URL means the embedded sandbox on the data directory; its first use
+ * creates a sandbox merchant and saves its keys in the profile.
+ */
+export async function openTarget(g: Globals, io: IO): Promise<Target> {
+  const env = io.env;
+  const cfg = readConfig(env);
+  const explicit = g.profile ?? env.MPAY_PROFILE;
+  const profileName = explicit ?? cfg.current ?? 'default';
+  if (explicit && explicit !== 'default' && !cfg.profiles[explicit]) {
+    throw new CliError(`profile "${explicit}" does not exist; see \`mpay profiles list\``, EXIT.usage);
+  }
+  const profile: Profile = cfg.profiles[profileName] ?? {};
+  const warn = (v: string, field: keyof Profile) => {
+    if (env[v] && profile[field] && env[v] !== profile[field] && !g.quiet) {
+      io.err(`warning: ${v} overrides ${field} of profile "${profileName}"\n`);
+    }
+  };
+  warn('MPAY_BASE_URL', 'base_url');
+  warn('MPAY_PUBLIC_KEY', 'public_key');
+  warn('MPAY_SECRET_KEY', 'secret_key');
+  warn('MPAY_DATA_DIR', 'data_dir');
+
+  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
+  const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY);
+  let publicKey = env.MPAY_PUBLIC_KEY ?? profile.public_key;
+  let secretKey = env.MPAY_SECRET_KEY ?? profile.secret_key;
+  const { MpayClient } = await import('../sdk/client.js');
+  const onTrace = g.verbose
+    ? (t: { method: string; path: string; status: number; ms: number; requestId?: string }) =>
+        io.err(`> ${t.method} ${t.path} (Authorization: Basic [redacted])\n< ${t.status} in ${t.ms.toFixed(1)} ms${t.requestId ? ` request-id ${t.requestId}` : ''}\n`)
+    : undefined;
+
+  if (baseUrl) {
+    if (!publicKey || !secretKey) {
+      throw new CliError(
+        `no API keys for ${baseUrl}: add them with \`mpay profiles add NAME --base-url ${baseUrl}\` or set MPAY_PUBLIC_KEY and MPAY_SECRET_KEY`,
+        EXIT.usage,
+      );
+    }
+    const { HttpTransport } = await import('../sdk/http-transport.js');
+    let transport;
+    try {
+      transport = new HttpTransport(baseUrl);
+    } catch (e) {
+      throw new CliError((e as Error).message, EXIT.usage);
+    }
+    const client = new MpayClient({ transport, publicKey, secretKey, userAgent: 'mpay-cli', onTrace });
+    return { kind: 'remote', client, profileName, baseUrl, close: async () => undefined };
+  }
+
+  const dataDir = resolve(io.cwd, g.dataDir ?? env.MPAY_DATA_DIR ?? profile.data_dir ?? defaultDataDir(env));
+  const { openRuntime } = await import('../server/runtime.js');
+  const { EmbeddedTransport } = await import('../sdk/embedded-transport.js');
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime({ dataDir, publicBaseUrl: EMBEDDED_ORIGIN });
+  } catch (e) {
+    throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
+  }
+  const sameDir = profile.data_dir ? resolve(profile.data_dir) === dataDir : profileName === 'default' && !!profile.public_key;
+  if (!keysFromEnv && (!publicKey || !secretKey || !sameDir)) {
+    const { sandboxCredentials } = await import('../server/services/sandbox-bootstrap.js');
+    const creds = await sandboxCredentials(runtime.deps);
+    publicKey = creds.public_key;
+    secretKey = creds.secret_key;
+    const fresh = readConfig(env);
+    fresh.profiles[profileName] = { public_key: publicKey, secret_key: secretKey, data_dir: dataDir };
+    await saveConfig(env, fresh);
+    if (!g.quiet) io.err(`Created sandbox credentials in profile "${profileName}" for ${dataDir}\n`);
+  }
+  const client = new MpayClient({
+    transport: new EmbeddedTransport(runtime.app.fetch, `embedded:${dataDir}`, EMBEDDED_ORIGIN),
+    publicKey,
+    secretKey,
+    userAgent: 'mpay-cli',
+    onTrace,
+  });
+  return { kind: 'embedded', client, profileName, dataDir, runtime, close: () => runtime.close() };
+}

@@ -1,0 +1,172 @@
+import { endpoints, type AnyEndpoint } from '../contract/index.js';
+import type { BodyOf, DataOf, QueryOf } from '../contract/endpoint.js';
+import { ApiError, AuthenticationError, ValidationError, type ErrorDetail } from './errors.js';
+import type { Transport } from './transport.js';
+
+type Eps = (typeof endpoints)[number];
+export type OperationId = Eps['id'];
+export type Operation<I extends OperationId> = Extract<Eps, { id: I }>;
+
+export interface Pagination {
+  page: number;
+  perPage: number;
+  total: number;
+  totalPages: number;
+}
+
+export interface Envelope<T = unknown> {
+  success: boolean;
+  message: string;
+  data?: T;
+  pagination?: Pagination;
+  error?: string;
+  details?: ErrorDetail[];
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** the parsed JSON body, or the text when it is not JSON */
+  body: unknown;
+  requestId?: string;
+}
+
+export type AuthMode = 'secret' | 'public' | 'none';
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | undefined | null>;
+  body?: unknown;
+  /** raw bytes with their content type (multipart uploads) */
+  rawBody?: { bytes: Uint8Array; contentType: string };
+  headers?: Record<string, string>;
+  idempotencyKey?: string;
+  auth?: AuthMode;
+}
+
+export interface CallOptions<I extends OperationId> {
+  params?: Record<string, string>;
+  query?: QueryOf<Operation<I>>;
+  body?: BodyOf<Operation<I>>;
+  rawBody?: { bytes: Uint8Array; contentType: string };
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Result<T> {
+  data: T;
+  message: string;
+  status: number;
+  pagination?: Pagination;
+  requestId?: string;
+}
+
+export interface ClientOptions {
+  transport: Transport;
+  publicKey?: string;
+  secretKey?: string;
+  userAgent?: string;
+  /** called with every exchange, for -v traces (credentials already redacted) */
+  onTrace?: (t: { method: string; path: string; status: number; ms: number; requestId?: string }) => void;
+}
+
+const byId = new Map((endpoints as readonly AnyEndpoint[]).map((e) => [e.id, e]));
+
+export function toQueryString(query: RequestOptions['query']): string {
+  if (!query) return '';
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+/** Raises the SDK error that matches an error envelope. */
+export function errorFromResponse(r: RawResponse): ApiError {
+  const env = (typeof r.body === 'object' && r.body ? r.body : {}) as Envelope;
+  const message = env.message ?? (typeof r.body === 'string' && r.body ? r.body.slice(0, 200) : `HTTP ${r.status}`);
+  const code = env.error ?? 'http_error';
+  const details = env.details ?? [];
+  if (r.status === 401 || r.status === 403) return new AuthenticationError(message, r.status, code, details, r.requestId, r.headers);
+  if (code === 'validation_error' && details[0]) return new ValidationError(message, details[0].field, details, r.status, r.requestId);
+  return new ApiError(message, r.status, code, details, r.requestId, r.headers);
+}
+
+/** A typed client of the payments API over any transport. */
+export class MpayClient {
+  constructor(private readonly o: ClientOptions) {}
+
+  get target(): string {
+    return this.o.transport.target;
+  }
+
+  /** Sends a request and returns the response whatever its status. */
+  async raw(method: string, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.o.userAgent ?? 'mpay-sdk', ...opts.headers };
+    const auth = opts.auth ?? 'secret';
+    if (auth !== 'none' && this.o.publicKey) {
+      const secret = auth === 'secret' ? (this.o.secretKey ?? '') : '';
+      headers.authorization = 'Basic ' + Buffer.from(`${this.o.publicKey}:${secret}`).toString('base64');
+    }
+    if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
+    let body: Uint8Array | string | undefined;
+    if (opts.rawBody) {
+      body = opts.rawBody.bytes;
+      headers['content-type'] = opts.rawBody.contentType;
+    } else if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
+    const fullPath = path + toQueryString(opts.query);
+    const started = performance.now();
+    const res = await this.o.transport.send({ method, path: fullPath, headers, body });
+    const text = Buffer.from(res.body).toString('utf8');
+    let parsed: unknown = text;
+    if ((res.headers['content-type'] ?? '').includes('json')) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    const requestId = res.headers['x-request-id'];
+    this.o.onTrace?.({ method, path: fullPath, status: res.status, ms: performance.now() - started, requestId });
+    return { status: res.status, headers: res.headers, body: parsed, requestId };
+  }
+
+  /** Sends a request; returns the envelope's data or throws the matching error. */
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Result<T>> {
+    const r = await this.raw(method, path, opts);
+    const env = r.body as Envelope<T>;
+    if (r.status >= 400 || typeof env !== 'object' || !env || env.success !== true) throw errorFromResponse(r);
+    return { data: env.data as T, message: env.message, status: r.status, pagination: env.pagination, requestId: r.requestId };
+  }
+
+  /** Calls an operation of the contract by id, e.g. call('apiKeys.create', { body: { name } }). */
+  async call<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): Promise<Result<DataOf<Operation<I>>>> {
+    const e = byId.get(id);
+    if (!e) throw new Error(`unknown operation ${id}`);
+    const path = e.path.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
+      const v = opts.params?.[name];
+      if (v === undefined) throw new ValidationError(`${name} is required`, name);
+      return encodeURIComponent(v);
+    });
+    return this.request(e.method, path, {
+      query: opts.query as RequestOptions['query'],
+      body: opts.body,
+      rawBody: opts.rawBody,
+      idempotencyKey: opts.idempotencyKey,
+      headers: opts.headers,
+      auth: e.auth,
+    });
+  }
+
+  /** Walks every page of a list operation. */
+  async *paginate<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): AsyncGenerator<Result<DataOf<Operation<I>>>> {
+    let page = Number((opts.query as { page?: number } | undefined)?.page ?? 1);
+    for (;;) {
+      const r = await this.call(id, { ...opts, query: { ...(opts.query as object), page } as never });
+      yield r;
+      if (!r.pagination || page >= r.pagination.totalPages) return;
+      page++;
+    }
+  }
+}

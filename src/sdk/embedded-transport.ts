@@ -1,0 +1,29 @@
+import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+
+export type FetchHandler = (req: Request) => Response | Promise<Response>;
+
+/**
+ * Calls the service's request handler in-process: the same Request and Response objects an
+ * HTTP server would see, without a socket.
+ */
+export class EmbeddedTransport implements Transport {
+  constructor(
+    private readonly handler: FetchHandler,
+    readonly target: string = 'embedded',
+    /** origin the embedded app believes it is served at (links it hands out) */
+    private readonly origin: string = 'http://127.0.0.1:4010',
+  ) {}
+
+  async send(req: TransportRequest): Promise<TransportResponse> {
+    const res = await this.handler(
+      new Request(this.origin + req.path, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body),
+      }),
+    );
+    const headers: Record<string, string> = {};
+    res.headers.forEach((v, k) => (headers[k] = v));
+    return { status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+  }
+}

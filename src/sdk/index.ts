@@ -1,0 +1,25 @@
+/**
+ * mpay SDK: a typed client of the merchant payments API and the card Tokenizer.
+ *
+ *   import { MpayClient, HttpTransport, Tokenizer } from 'mpay';
+ *   const client = new MpayClient({ transport: new HttpTransport('http://127.0.0.1:4010'), publicKey, secretKey });
+ *   const { data } = await client.call('apiKeys.list', { query: { per_page: 50 } });
+ */
+export { MpayClient, errorFromResponse, toQueryString } from './client.js';
+export type { CallOptions, ClientOptions, Envelope, OperationId, Operation, Pagination, RawResponse, RequestOptions, Result } from './client.js';
+export { Tokenizer } from './tokenizer.js';
+export type { CardData, TokenizerOptions } from './tokenizer.js';
+export { ApiError, AuthenticationError, ConnectionError, MpayError, ValidationError } from './errors.js';
+export type { ErrorDetail } from './errors.js';
+export { HttpTransport } from './http-transport.js';
+export { EmbeddedTransport } from './embedded-transport.js';
+export type { Transport, TransportRequest, TransportResponse } from './transport.js';
+export type { TokenizeResult } from '../contract/resources/tokens.js';
+
+/** Opens the embedded service on a data directory and returns a transport to it. */
+export async function openEmbedded(dataDir: string): Promise<{ transport: import('./transport.js').Transport; close(): Promise<void> }> {
+  const { openRuntime } = await import('../server/runtime.js');
+  const { EmbeddedTransport } = await import('./embedded-transport.js');
+  const rt = await openRuntime({ dataDir });
+  return { transport: new EmbeddedTransport(rt.app.fetch, `embedded:${dataDir}`), close: () => rt.close() };
+}

@@ -1,0 +1,54 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BIN = join(__dirname, '..', '..', 'bin', 'mpay.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json(): any;
+}
+
+/** A temp home for the CLI: its own data dir and config dir. */
+export function cliHome() {
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-cli-'));
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: dir,
+    MPAY_DATA_DIR: join(dir, 'data'),
+    MPAY_CONFIG_DIR: join(dir, 'config'),
+    NO_COLOR: '1',
+  };
+  const run = (args: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, input: o.input ?? '', encoding: 'utf8', timeout: 60_000 });
+    return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
+  };
+  const runAsync = (args: string[], o: { env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> =>
+    new Promise((resolve) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, json: () => JSON.parse(stdout) }));
+    });
+  /** Starts `mpay server start` on a free port; resolves with its base URL. */
+  const startServer = (args: string[] = [], o: { env?: NodeJS.ProcessEnv } = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string; exited: Promise<number> }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'server', 'start', '--port', '0', ...args], { env: { ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      const exited = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+      child.stderr.on('data', (d) => (err += d));
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /^(http:\/\/\S+)\n/m.exec(out);
+        if (m) resolve({ url: m[1]!, child, stderr: () => err, exited });
+      });
+      child.on('close', (c) => reject(new Error(`server exited ${c}: ${err}`)));
+    });
+  return { dir, env, run, runAsync, startServer, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationError, AuthenticationError, ApiError, ConnectionError, type Transport } from '../../src/sdk/index.js';
+import { listen, type RunningServer } from '../../src/server/http.js';
+import { testEnv, type TestEnv } from '../helpers/server.js';
+
+let env: TestEnv;
+let server: RunningServer;
+beforeAll(async () => {
+  env = await testEnv();
+  server = await listen(env.rt, '127.0.0.1', 0);
+});
+afterAll(async () => {
+  await server.close();
+  await env.close();
+});
+
+const transports: Record<string, () => Transport> = {
+  embedded: () => new EmbeddedTransport(env.rt.app.fetch),
+  http: () => new HttpTransport(server.url),
+};
+
+describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
+  const client = () => new MpayClient({ transport: transports[name]!(), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key });
+
+  it('calls typed operations and returns data and pagination', async () => {
+    const created = await client().call('apiKeys.create', { body: { name: `sdk-${name}` } });
+    expect(created.status).toBe(201);
+    expect(created.data.secret_key).toMatch(/^sk_test_/);
+    const list = await client().call('apiKeys.list', { query: { per_page: 1 } });
+    expect(list.data).toHaveLength(1);
+    expect(list.pagination?.perPage).toBe(1);
+  });
+
+  it('walks every page', async () => {
+    const seen: string[] = [];
+    for await (const page of client().paginate('apiKeys.list', { query: { per_page: 1 } })) seen.push(...page.data.map((k) => k.id));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('raises typed errors', async () => {
+    await expect(client().call('apiKeys.create', { body: { name: '' } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client().call('apiKeys.revoke', { params: { id: '00000000-0000-4000-8000-000000000000' } })).rejects.toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
+    const bad = new MpayClient({ transport: transports[name]!(), publicKey: env.merchant.public_key, secretKey: 'sk_test_wrong' });
+    await expect(bad.call('merchant.get')).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('Tokenizer validates before sending and tokenizes with the public key', async () => {
+    const t = new Tokenizer({ publicKey: env.merchant.public_key, transport: transports[name]!() });
+    const card = { number: '5555555555554444', holderName: 'Ana', expirationMonth: '01', expirationYear: '2031', cvv: '123' };
+    const r = await t.tokenize({ card });
+    expect(r).toMatchObject({ brand: 'mastercard', lastFourDigits: '4444', firstSixDigits: '555555' });
+    await expect(t.tokenize({ card: { ...card, number: '555555555555' } })).rejects.toMatchObject({ name: 'ValidationError', field: 'card.number' });
+    await expect(t.tokenize({ card: { ...card, cvv: '12' } })).rejects.toMatchObject({ field: 'card.cvv' });
+    await expect(t.tokenize({ card: { ...card, holderName: '' } })).rejects.toMatchObject({ field: 'card.holderName' });
+    const wrong = new Tokenizer({ publicKey: 'pk_test_unknown', transport: transports[name]!() });
+    await expect(wrong.tokenize({ card })).rejects.toBeInstanceOf(AuthenticationError);
+    await expect(wrong.tokenize({ card })).rejects.toBeInstanceOf(ApiError);
+  });
+});
+
+describe('the two transports exchange the same bytes', () => {
+  it('gives the same status, content type and body for the same request', async () => {
+    const send = (t: Transport) =>
+      t.send({ method: 'GET', path: '/v1/api-keys?per_page=2', headers: { authorization: env.auth(), accept: 'application/json' } });
+    const [a, b] = await Promise.all([send(transports.embedded!()), send(transports.http!())]);
+    expect(a.status).toBe(b.status);
+    expect(a.headers['content-type']).toBe(b.headers['content-type']);
+    expect(Buffer.from(a.body).toString()).toBe(Buffer.from(b.body).toString());
+  });
+
+  it('an unreachable server is a ConnectionError', async () => {
+    const c = new MpayClient({ transport: new HttpTransport('http://127.0.0.1:1'), publicKey: 'pk', secretKey: 'sk' });
+    await expect(c.call('merchant.get')).rejects.toBeInstanceOf(ConnectionError);
+  });
+});

@@ -1,0 +1,107 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await testEnv();
+});
+afterEach(async () => env.close());
+
+const card = (over: Record<string, string> = {}) => ({
+  number: '4111111111111111',
+  holderName: 'Ana Souza',
+  expirationMonth: '12',
+  expirationYear: '2030',
+  cvv: '123',
+  ...over,
+});
+
+async function tokenize(c: Record<string, string>, auth = basic(env.merchant.public_key, '')) {
+  const res = await env.rt.app.request('/v1/tokens', {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ card: c }),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+describe('POST /v1/tokens', () => {
+  it('tokenizes with the public key alone and returns the seed result', async () => {
+    const r = await tokenize(card());
+    expect(r.status).toBe(201);
+    expect(r.body.data).toEqual({
+      token: expect.stringMatching(/^tok_/),
+      brand: 'visa',
+      lastFourDigits: '1111',
+      firstSixDigits: '411111',
+      expirationMonth: '12',
+      expirationYear: '2030',
+    });
+  });
+
+  it('returns the existing token for the same card and merchant', async () => {
+    const a = await tokenize(card());
+    const b = await tokenize(card({ cvv: '999', expirationYear: '2031' }));
+    expect(b.status).toBe(200);
+    expect(b.body.data.token).toBe(a.body.data.token);
+    expect(b.body.data.expirationYear).toBe('2031');
+    const other = await env.newMerchant('Outra');
+    const c = await tokenize(card(), basic(other.public_key, ''));
+    expect(c.status).toBe(201);
+    expect(c.body.data.token).not.toBe(a.body.data.token);
+  });
+
+  it.each([
+    [{ number: '411111111111' }, 'card.number', 'at least 13 digits'],
+    [{ number: '41111111111111111111' }, 'card.number', 'at most 19 digits'],
+    [{ number: '4111111111111112' }, 'card.number', 'check digit'],
+    [{ number: '9999999999999995' }, 'card.number', 'brand'],
+    [{ cvv: '12' }, 'card.cvv', 'at least 3 digits'],
+    [{ cvv: '12345' }, 'card.cvv', 'at most 4 digits'],
+    [{ holderName: '  ' }, 'card.holderName', 'must not be empty'],
+    [{ expirationMonth: '13' }, 'card.expirationMonth', '01 to 12'],
+    [{ expirationYear: '30' }, 'card.expirationYear', '4 digits'],
+    [{ expirationYear: '2025', expirationMonth: '12' }, 'card.expirationYear', 'expired'],
+  ])('refuses %j on %s', async (over, field, msg) => {
+    const r = await tokenize(card(over));
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe('validation_error');
+    expect(r.body.details[0].field).toBe(field);
+    expect(r.body.details[0].message).toContain(msg);
+    expect(JSON.stringify(r.body)).not.toContain('4111111111111112');
+  });
+
+  it('refuses an invalid or inactive public key', async () => {
+    expect((await tokenize(card(), basic('pk_test_nope', ''))).status).toBe(401);
+    const k = await env.call('POST', '/v1/api-keys', { name: 'tmp' });
+    await env.call('DELETE', `/v1/api-keys/${k.body.data.id}`);
+    expect((await tokenize(card(), basic(k.body.data.public_key, ''))).status).toBe(403);
+  });
+
+  it('stores number, holder and expiry encrypted, and never the CVV', async () => {
+    await tokenize(card({ number: '5555555555554444', cvv: '9876', holderName: 'Zefa Quirino' }));
+    await env.rt.close();
+    for (const f of readdirSync(env.dir)) {
+      const p = join(env.dir, f);
+      if (!statSync(p).isFile()) continue;
+      const bytes = readFileSync(p).toString('latin1');
+      expect(bytes, f).not.toContain('5555555555554444');
+      expect(bytes, f).not.toContain('9876');
+      expect(bytes, f).not.toContain('Zefa Quirino');
+    }
+    env.rt = await (await import('../../src/server/runtime.js')).openRuntime({ dataDir: env.dir, clock: env.clock });
+  });
+
+  it('the stored blob decrypts back with the keyring', async () => {
+    const r = await tokenize(card());
+    const row = await env.rt.deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ?', [r.body.data.token]);
+    expect(JSON.parse(env.rt.deps.keyring.decrypt(row!.encrypted))).toEqual({
+      number: '4111111111111111',
+      holderName: 'Ana Souza',
+      expirationMonth: '12',
+      expirationYear: '2030',
+    });
+  });
+});
