@@ -2,7 +2,7 @@
  * Hand-written commands (those that are not one API operation). Each registers its flags here,
  * cheaply; its work lives in a module loaded only when it runs.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { CliDeps } from '../main.js';
 import { action, globalsOf } from '../main.js';
 
@@ -60,6 +60,18 @@ export function registerCommands(program: Command, deps: CliDeps): void {
       action(deps, async (method: string, path: string, opts: Record<string, unknown>, cmd: Command) => {
         const { apiCommand } = await import('./api.js');
         return apiCommand(globalsOf(cmd), method, path, opts, deps);
+      }),
+    );
+
+  program
+    .command('completion')
+    .description('print the shell completion script (bash, zsh, fish or powershell)')
+    .addArgument(new Argument('<shell>', 'shell').choices(['bash', 'zsh', 'fish', 'powershell']))
+    .addHelpText('after', '\nExamples:\n  $ mpay completion bash > /etc/bash_completion.d/mpay\n  $ mpay completion zsh > "${fpath[1]}/_mpay"\n  $ mpay completion fish > ~/.config/fish/completions/mpay.fish\n')
+    .action(
+      action(deps, async (shell: 'bash' | 'zsh' | 'fish' | 'powershell') => {
+        const { completionTable, renderCompletion } = await import('../completion.js');
+        deps.io.out(renderCompletion(shell, completionTable(program)));
       }),
     );
 

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, cliHome } from '../helpers/cli.js';
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+const HOOK = join(__dirname, '../fixtures/trace-imports.mjs');
+
+function loaded(args: string[], name: string): string[] {
+  const file = join(home.dir, `${name}.trace`);
+  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { env: { ...home.env, MPAY_TRACE_FILE: file }, encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+  return readFileSync(file, 'utf8').trim().split('\n');
+}
+
+const heavy = (mods: string[], re: RegExp) => mods.filter((m) => re.test(m));
+
+describe('start-up loads only what a command uses', () => {
+  it('--version loads no bundle, SQLite, Hono, zod or prompts', () => {
+    const mods = loaded(['--version'], 'version');
+    expect(heavy(mods, /dist\/cli|better-sqlite3|hono|zod|inquirer/)).toEqual([]);
+  });
+
+  it('an embedded read does not load prompts, conf, undici, tables or multipart', () => {
+    loaded(['keys', 'list'], 'warm'); // first use writes the profile (conf)
+    const mods = loaded(['keys', 'list', '-o', 'json'], 'read');
+    expect(mods.some((m) => m.includes('better-sqlite3'))).toBe(true);
+    const code = mods
+      .filter((m) => m.includes('/dist/cli/'))
+      .map((m) => readFileSync(new URL(m), 'utf8'))
+      .join('\n');
+    // CommonJS modules keep their node_modules path in the bundle: prompts (chardet), conf (ajv),
+    // undici, cli-table3, form-data, busboy
+    for (const marker of ['node_modules/chardet', 'node_modules/ajv', 'node_modules/undici', 'node_modules/cli-table3', 'node_modules/form-data', 'node_modules/@fastify/busboy']) {
+      expect(code.includes(marker), marker).toBe(false);
+    }
+    expect(code).toContain('ZodType'); // the server really ran in-process
+  });
+});
