@@ -26,7 +26,7 @@ _mpay_words() {
     "tokens") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens create") words="--base-url --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --verbose --version --yes" ;;
+    "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants create") words="--base-url --color --data-dir --help --idempotency-key --json --name --output --production --profile --quiet --verbose --version --yes" ;;

@@ -164,6 +164,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l production
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l profile
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l public-url
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l rate-limit
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l yes

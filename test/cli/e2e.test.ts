@@ -188,6 +188,19 @@ describe('mpay server start and remote use', () => {
     expect(r.stderr).toContain('could not reach');
   });
 
+  it('--rate-limit configures the per-key limit; a bad value is a usage error', async () => {
+    const s = await home.startServer(['--rate-limit', '1,2']);
+    const env = { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
+    const codes = [0, 1, 2].map(() => home.run(['--base-url', s.url, 'api', 'GET', '/v1/merchant'], { env }));
+    expect(codes.map((c) => c.code)).toEqual([0, 0, 1]);
+    expect(codes[2]!.json()).toMatchObject({ error: 'rate_limited' });
+    s.child.kill('SIGTERM');
+    await s.exited;
+    const bad = home.run(['server', 'start', '--port', '0', '--rate-limit', 'fast']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--rate-limit must be RPS[,BURST]');
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const s = await home.startServer();
     s.child.kill('SIGTERM');

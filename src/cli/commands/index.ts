@@ -23,7 +23,8 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--production', 'production mode: no sandbox routes, live keys, MPAY_MASTER_KEY required')
     .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
-    .addHelpText('after', '\nExample:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n')
+    .option('--rate-limit <rate>', 'per-key limit: RPS[,BURST] or off (env MPAY_RATE_LIMIT)', '100,200')
+    .addHelpText('after', '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --rate-limit 500,1000\n')
     .action(
       action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
         const { serverStart } = await import('./server-start.js');

@@ -18,13 +18,15 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
       throw usage(`--public-url must be a URL, got '${opts.publicUrl}'`);
     }
   }
+  const rateRaw = String(io.env.MPAY_RATE_LIMIT && opts.rateLimit === '100,200' ? io.env.MPAY_RATE_LIMIT : opts.rateLimit);
+  const rateLimit = parseRateLimit(rateRaw);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../server/runtime.js');
   const { listen } = await import('../../server/http.js');
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => io.err(JSON.stringify({ ts: new Date().toISOString(), ...entry }) + '\n');
   let rt;
   try {
-    rt = await openRuntime({ dataDir, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined });
+    rt = await openRuntime({ dataDir, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit });
   } catch (e) {
     throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
   }
@@ -57,4 +59,15 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${dataDir}); Ctrl-C to stop\n`);
   await stopped;
   return EXIT.ok;
+}
+
+/** "RPS[,BURST]" or "off" */
+export function parseRateLimit(raw: string): { perSecond: number; burst: number } | null {
+  if (raw === 'off') return null;
+  const m = /^(\d+)(?:,(\d+))?$/.exec(raw);
+  if (!m || Number(m[1]) < 1) throw usage(`--rate-limit must be RPS[,BURST] (e.g. 100,200) or off, got '${raw}'`);
+  const perSecond = Number(m[1]);
+  const burst = m[2] ? Number(m[2]) : perSecond * 2;
+  if (burst < 1) throw usage('--rate-limit burst must be at least 1');
+  return { perSecond, burst };
 }
