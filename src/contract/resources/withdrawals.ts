@@ -2,13 +2,12 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
 import { listQuery, metadata, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
-import { PIX_KEY_TYPES_NEEDING_HOLDER } from '../../domain/pix.js';
+import { PIX_KEY_TYPES, PIX_KEY_TYPES_NEEDING_HOLDER } from '../../domain/pix.js';
 import { WITHDRAWAL_TYPES } from '../../domain/payouts.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { pinInput } from './pin.js';
 import { BANK_ACCOUNT_TYPES, bankFields, canonicalPixKey, checkCrypto, cryptoFields, pixFields } from './recipients.js';
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from '../../domain/crypto.js';
-import { PIX_KEY_TYPES } from '../../domain/pix.js';
 
 export const WITHDRAWAL_STATUSES = statusesOf('withdrawal') as [StatusOf<'withdrawal'>, ...StatusOf<'withdrawal'>[]];
 export const HOLDER_DOCUMENT_TYPES = ['cpf', 'cnpj'] as const;
