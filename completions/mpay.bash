@@ -16,15 +16,30 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin api completion keys merchant profiles server tokens --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "merchant") words="get --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin api completion keys links merchant profiles recipients server tokens withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "merchant pin set") words="--base-url --color --current-pin --data-dir --help --idempotency-key --input --json --output --pin --profile --quiet --verbose --version --yes" ;;
+    "merchant pin disable") words="--base-url --color --current-pin --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "keys") words="create list revoke --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "keys create") words="--allowed-ips --base-url --color --data-dir --help --idempotency-key --input --json --name --output --profile --quiet --verbose --version --yes" ;;
     "keys list") words="--all --base-url --color --data-dir --help --idempotency-key --is-active --json --output --page --per-page --profile --quiet --verbose --version --yes" ;;
     "keys revoke") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens create") words="--base-url --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "withdrawals") words="create get list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "withdrawals create") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "withdrawals list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
+    "withdrawals get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "recipients") words="list set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "recipients set") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "recipients list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --owner-type --page --per-page --profile --quiet --submerchant-id --type --verbose --version --yes" ;;
+    "links") words="create get list update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "links create") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --submerchant-id --summary-color --title --verbose --version --yes" ;;
+    "links get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "links update") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --status --submerchant-id --summary-color --title --verbose --version --yes" ;;
+    "links list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   invalid_token: 422,
   pin_required: 422,
   invalid_pin: 422,
+  pin_locked: 422,
   business_rule: 422,
   rate_limited: 429,
   internal_error: 500,

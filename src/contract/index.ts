@@ -6,6 +6,10 @@
 import { apiKeyEndpoints } from './resources/apiKeys.js';
 import { tokenEndpoints } from './resources/tokens.js';
 import { systemEndpoints } from './resources/system.js';
+import { pinEndpoints } from './resources/pin.js';
+import { withdrawalEndpoints } from './resources/withdrawals.js';
+import { recipientEndpoints } from './resources/recipients.js';
+import { paymentLinkEndpoints } from './resources/paymentLinks.js';
 import type { Endpoint } from './endpoint.js';
 
 export * from './common.js';
@@ -15,8 +19,20 @@ export * from './events.js';
 export * from './resources/apiKeys.js';
 export * from './resources/tokens.js';
 export * from './resources/system.js';
+export * from './resources/pin.js';
+export * from './resources/withdrawals.js';
+export * from './resources/recipients.js';
+export * from './resources/paymentLinks.js';
 
-export const endpoints = [...systemEndpoints, ...apiKeyEndpoints, ...tokenEndpoints] as const;
+export const endpoints = [
+  ...systemEndpoints,
+  ...apiKeyEndpoints,
+  ...tokenEndpoints,
+  ...pinEndpoints,
+  ...withdrawalEndpoints,
+  ...recipientEndpoints,
+  ...paymentLinkEndpoints,
+] as const;
 
 export type AnyEndpoint = Endpoint;
 export type Endpoints = typeof endpoints;

@@ -7,6 +7,9 @@
 import { m100_foundation } from './100_foundation.js';
 import { m110_meta } from './110_meta.js';
 import { m200_ledger } from './200_ledger.js';
+import { m250_withdrawals } from './250_withdrawals.js';
+import { m260_recipients } from './260_recipients.js';
+import { m270_payment_links } from './270_payment_links.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +17,11 @@ export interface Migration {
   sql: (dialect: 'sqlite' | 'postgres') => string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m100_foundation, m110_meta, m200_ledger].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: readonly Migration[] = [
+  m100_foundation,
+  m110_meta,
+  m200_ledger,
+  m250_withdrawals,
+  m260_recipients,
+  m270_payment_links,
+].sort((a, b) => a.version - b.version);

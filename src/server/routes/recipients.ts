@@ -1,0 +1,104 @@
+import type { recipientEndpoints, Recipient } from '../../contract/resources/recipients.js';
+import { json, UniqueViolation, type SqlValue } from '../../store/db.js';
+import type { Handlers } from '../context.js';
+import { notFound } from '../errors.js';
+
+interface RecipientRow {
+  id: string;
+  owner_type: Recipient['owner_type'];
+  owner_id: string;
+  type: Recipient['type'];
+  is_primary: number;
+  details: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLS = 'id, owner_type, owner_id, type, is_primary, details, created_at, updated_at';
+
+function toRecord(r: RecipientRow): Recipient {
+  return {
+    id: r.id,
+    owner_type: r.owner_type,
+    owner_id: r.owner_id,
+    type: r.type,
+    is_primary: !!r.is_primary,
+    details: json.from<Recipient['details']>(r.details, {} as Recipient['details']),
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export const recipientHandlers: Handlers<typeof recipientEndpoints> = {
+  /**
+   * Creates the owner's primary recipient of the type (201) or replaces its details (200).
+   * The partial UNIQUE index on (owner, type) WHERE is_primary keeps one primary per type.
+   */
+  'recipients.put': async (ctx, { body }) => {
+    const { type, submerchant_id, ...details } = body;
+    const ownerType = submerchant_id ? 'submerchant' : 'merchant';
+    const ownerId = submerchant_id ?? ctx.merchantId;
+    const save = () =>
+      ctx.db.tx(async (q) => {
+        if (submerchant_id) {
+          const sub = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [submerchant_id, ctx.merchantId]);
+          if (!sub) throw notFound('Submerchant');
+        }
+        const ts = ctx.now().toISOString();
+        const existing = await q.get<RecipientRow>(
+          `SELECT ${COLS} FROM recipients WHERE owner_type = ? AND owner_id = ? AND type = ? AND is_primary = 1${q.dialect.forUpdate}`,
+          [ownerType, ownerId, type],
+        );
+        if (existing) {
+          await q.run('UPDATE recipients SET details = ?, updated_at = ? WHERE id = ?', [JSON.stringify(details), ts, existing.id]);
+          return { row: { ...existing, details: JSON.stringify(details), updated_at: ts }, created: false };
+        }
+        const row: RecipientRow = { id: ctx.deps.ids(), owner_type: ownerType, owner_id: ownerId, type, is_primary: 1, details: JSON.stringify(details), created_at: ts, updated_at: ts };
+        await q.run(
+          'INSERT INTO recipients (id, merchant_id, owner_type, owner_id, type, is_primary, details, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
+          [row.id, ctx.merchantId, row.owner_type, row.owner_id, row.type, row.details, row.created_at, row.updated_at],
+        );
+        return { row, created: true };
+      });
+    let out;
+    try {
+      out = await save();
+    } catch (e) {
+      // Another process created the primary between our read and insert: it is an update now.
+      if (!(e instanceof UniqueViolation)) throw e;
+      out = await save();
+    }
+    if (out.created) {
+      ctx.status = 201;
+      ctx.message = 'Recipient created';
+    } else {
+      ctx.message = 'Recipient updated';
+    }
+    return toRecord(out.row);
+  },
+
+  'recipients.list': async (ctx, { query, page }) => {
+    const where = ['merchant_id = ?'];
+    const args: SqlValue[] = [ctx.merchantId];
+    if (query.type) {
+      where.push('type = ?');
+      args.push(query.type);
+    }
+    if (query.submerchant_id) {
+      where.push("owner_type = 'submerchant' AND owner_id = ?");
+      args.push(query.submerchant_id);
+    }
+    if (query.owner_type) {
+      where.push('owner_type = ?');
+      args.push(query.owner_type);
+    }
+    const w = where.join(' AND ');
+    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM recipients WHERE ${w}`, args);
+    const rows = await ctx.db.all<RecipientRow>(`SELECT ${COLS} FROM recipients WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+      ...args,
+      page.limit,
+      page.offset,
+    ]);
+    return { items: rows.map(toRecord), total: Number(total?.n ?? 0) };
+  },
+};

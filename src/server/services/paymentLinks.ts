@@ -1,0 +1,207 @@
+import type { PaymentLink, PaymentLinkUpdate } from '../../contract/resources/paymentLinks.js';
+import type { IdGenerator } from '../../domain/ids.js';
+import { assertTransition, canTransition } from '../../domain/lifecycle.js';
+import { json, type Queryable } from '../../store/db.js';
+import type { AppDeps } from '../context.js';
+import { ApiError, notFound } from '../errors.js';
+import { emitEvent } from './events.js';
+
+export interface LinkRow {
+  id: string;
+  merchant_id: string;
+  submerchant_id: string | null;
+  title: string;
+  description: string | null;
+  amount: number | null;
+  currency: string;
+  product_type: string;
+  allowed_payment_methods: string;
+  max_installments: number;
+  expires_at: string | null;
+  max_uses: number | null;
+  current_uses: number;
+  status: PaymentLink['status'];
+  redirect_url: string | null;
+  cover_image_url: string | null;
+  primary_color: string | null;
+  summary_color: string | null;
+  logo_url: string | null;
+  metadata: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const LINK_COLUMNS = [
+  'id', 'merchant_id', 'submerchant_id', 'title', 'description', 'amount', 'currency', 'product_type', 'allowed_payment_methods',
+  'max_installments', 'expires_at', 'max_uses', 'current_uses', 'status', 'redirect_url', 'cover_image_url', 'primary_color',
+  'summary_color', 'logo_url', 'metadata', 'created_by', 'created_at', 'updated_at',
+] as const;
+
+/** The status as of `now`: an active or inactive link whose expires_at has passed is expired. */
+export function effectiveStatus(r: Pick<LinkRow, 'status' | 'expires_at'>, now: Date): LinkRow['status'] {
+  if ((r.status === 'active' || r.status === 'inactive') && r.expires_at && r.expires_at <= now.toISOString()) return 'expired';
+  return r.status;
+}
+
+export function checkoutUrl(baseUrl: string, id: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}/checkout/${id}`;
+}
+
+export function toLinkRecord(r: LinkRow, baseUrl: string, now: Date): PaymentLink {
+  return {
+    id: r.id,
+    merchant_id: r.merchant_id,
+    submerchant_id: r.submerchant_id,
+    title: r.title,
+    description: r.description,
+    amount: r.amount === null ? null : Number(r.amount),
+    checkout_url: checkoutUrl(baseUrl, r.id),
+    currency: r.currency,
+    product_type: r.product_type,
+    allowed_payment_methods: json.from<PaymentLink['allowed_payment_methods']>(r.allowed_payment_methods, []),
+    max_installments: Number(r.max_installments),
+    expires_at: r.expires_at,
+    max_uses: r.max_uses === null ? null : Number(r.max_uses),
+    current_uses: Number(r.current_uses),
+    status: effectiveStatus(r, now),
+    redirect_url: r.redirect_url,
+    cover_image_url: r.cover_image_url,
+    primary_color: r.primary_color,
+    summary_color: r.summary_color,
+    logo_url: r.logo_url,
+    metadata: json.from<Record<string, unknown>>(r.metadata, {}),
+    created_by: r.created_by,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** Rules on the whole link (after a create or a merge of a PATCH). */
+export function checkLinkRules(r: Pick<LinkRow, 'max_installments' | 'allowed_payment_methods' | 'max_uses' | 'current_uses'>): void {
+  const methods = json.from<string[]>(r.allowed_payment_methods, []);
+  if (r.max_installments > 1 && !methods.includes('credit_card')) {
+    throw new ApiError('validation_error', 'max_installments: installments need credit_card in allowed_payment_methods', [
+      { field: 'max_installments', message: 'must be 1 unless credit_card is in allowed_payment_methods' },
+    ]);
+  }
+  if (r.max_uses !== null && Number(r.max_uses) <= Number(r.current_uses)) {
+    throw new ApiError('validation_error', `max_uses: must be more than the ${r.current_uses} uses the link already has`, [
+      { field: 'max_uses', message: `must be more than current_uses (${r.current_uses})` },
+    ]);
+  }
+}
+
+/** Fields a PATCH may set, and the column each one writes (JSON ones serialised). */
+const PATCHABLE: Record<keyof PaymentLinkUpdate, (v: unknown) => unknown> = {
+  title: (v) => v,
+  product_type: (v) => v,
+  allowed_payment_methods: (v) => JSON.stringify(v),
+  status: (v) => v,
+  submerchant_id: (v) => v,
+  description: (v) => v,
+  amount: (v) => v,
+  currency: (v) => v,
+  max_installments: (v) => v,
+  expires_at: (v) => (v === null ? null : new Date(v as string).toISOString()),
+  max_uses: (v) => v,
+  metadata: (v) => JSON.stringify(v),
+  redirect_url: (v) => v,
+  cover_image_url: (v) => v,
+  primary_color: (v) => v,
+  summary_color: (v) => v,
+  logo_url: (v) => v,
+};
+
+/** Applies a PATCH to a link row inside the caller's transaction; returns the new row. */
+export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUpdate, now: Date): Promise<LinkRow> {
+  const current = effectiveStatus(row, now);
+  if (current === 'expired' || current === 'exhausted') {
+    throw new ApiError('invalid_state', `The payment link is ${current}; a ${current} link can no longer be changed`);
+  }
+  const next: LinkRow = { ...row };
+  const sets: string[] = [];
+  const args: (string | number | null)[] = [];
+  for (const [k, v] of Object.entries(patch) as [keyof PaymentLinkUpdate, unknown][]) {
+    if (v === undefined) continue;
+    const col = PATCHABLE[k](v) as string | number | null;
+    (next as unknown as Record<string, unknown>)[k] = col;
+    sets.push(`${k} = ?`);
+    args.push(col);
+  }
+  if (patch.status && patch.status !== row.status) assertTransition('payment_link', row.status, patch.status);
+  if (next.expires_at && next.expires_at <= now.toISOString()) {
+    throw new ApiError('validation_error', 'expires_at: must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
+  }
+  checkLinkRules(next);
+  next.updated_at = now.toISOString();
+  sets.push('updated_at = ?');
+  args.push(next.updated_at);
+  await q.run(`UPDATE payment_links SET ${sets.join(', ')} WHERE id = ?`, [...args, row.id]);
+  return next;
+}
+
+/**
+ * Moves the links of a merchant whose expires_at has passed (merchant clock) to expired.
+ * Reads first, so a request with nothing due takes no write lock.
+ */
+export async function expireDueLinks(db: AppDeps['db'], merchantId: string, now: Date): Promise<number> {
+  const nowIso = now.toISOString();
+  const any = await db.get(
+    `SELECT id FROM payment_links WHERE merchant_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND status IN ('active', 'inactive') LIMIT 1`,
+    [merchantId, nowIso],
+  );
+  if (!any) return 0;
+  return db.tx(async (q) => {
+    const r = await q.run(
+      `UPDATE payment_links SET status = 'expired', updated_at = ?
+        WHERE merchant_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND status IN ('active', 'inactive')`,
+      [nowIso, merchantId, nowIso],
+    );
+    return r.changes;
+  });
+}
+
+/** For a server timer: expires due links of every merchant, each on its merchant's clock. */
+export async function sweepPaymentLinks(deps: Pick<AppDeps, 'db' | 'clock'>): Promise<number> {
+  const candidates = await deps.db.all<{ merchant_id: string; clock_offset_ms: number }>(
+    `SELECT DISTINCT l.merchant_id, m.clock_offset_ms FROM payment_links l JOIN merchants m ON m.id = l.merchant_id
+      WHERE l.expires_at IS NOT NULL AND l.status IN ('active', 'inactive')`,
+  );
+  let n = 0;
+  for (const c of candidates) n += await expireDueLinks(deps.db, c.merchant_id, new Date(deps.clock.now().getTime() + Number(c.clock_offset_ms)));
+  return n;
+}
+
+/** Whether a buyer may pay the link now: 422 link_inactive / link_expired / link_exhausted otherwise. */
+export function assertLinkPayable(r: Pick<LinkRow, 'status' | 'expires_at'>, now: Date): void {
+  const s = effectiveStatus(r, now);
+  if (s === 'inactive') throw new ApiError('link_inactive', 'This payment link is inactive');
+  if (s === 'expired') throw new ApiError('link_expired', 'This payment link has expired');
+  if (s === 'exhausted') throw new ApiError('link_exhausted', 'This payment link has reached its maximum number of uses');
+}
+
+/**
+ * Records one confirmed payment through a link, inside the caller's transaction (the one that
+ * confirms the charge): current_uses + 1, exhausted when it reaches max_uses, and the
+ * payment_link.paid event. A payment already confirmed is always counted, even if the link
+ * changed state while the buyer paid.
+ */
+export async function recordLinkUse(
+  q: Queryable,
+  deps: { ids: IdGenerator; baseUrl: string },
+  linkId: string,
+  at: Date,
+  opts: { chargeId?: string } = {},
+): Promise<PaymentLink> {
+  const row = await q.get<LinkRow>(`SELECT ${LINK_COLUMNS.join(', ')} FROM payment_links WHERE id = ?${q.dialect.forUpdate}`, [linkId]);
+  if (!row) throw notFound('Payment link');
+  const uses = Number(row.current_uses) + 1;
+  let status = row.status;
+  if (row.max_uses !== null && uses >= Number(row.max_uses) && canTransition('payment_link', row.status, 'exhausted')) status = 'exhausted';
+  const ts = at.toISOString();
+  await q.run('UPDATE payment_links SET current_uses = ?, status = ?, updated_at = ? WHERE id = ?', [uses, status, ts, row.id]);
+  const record = toLinkRecord({ ...row, current_uses: uses, status, updated_at: ts }, deps.baseUrl, at);
+  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'payment_link.paid', data: record, chargeId: opts.chargeId ?? null, at });
+  return record;
+}

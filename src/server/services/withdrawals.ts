@@ -1,0 +1,352 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Destination, Withdrawal, WithdrawalCreate } from '../../contract/resources/withdrawals.js';
+import { assertTransition } from '../../domain/lifecycle.js';
+import { withdrawalFee, type WithdrawalType } from '../../domain/payouts.js';
+import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../../domain/sandbox-payouts.js';
+import { taxIdKind } from '../../domain/taxid.js';
+import { json, UniqueViolation, type Queryable } from '../../store/db.js';
+import type { AppDeps, RequestContext } from '../context.js';
+import { ApiError, invalid, notFound } from '../errors.js';
+import { emitEvent } from './events.js';
+import { faultPoint } from './faults.js';
+import { credit, debit } from './ledger.js';
+import { checkPin } from './pin.js';
+
+export const SANDBOX_ACQUIRER = 'mpay-sandbox';
+
+export interface WithdrawalRow {
+  id: string;
+  merchant_id: string;
+  submerchant_id: string | null;
+  wallet_id: string;
+  type: WithdrawalType;
+  acquirer_name: string;
+  external_id: string | null;
+  amount: number;
+  fee: number;
+  net_amount: number;
+  status: Withdrawal['status'];
+  recipient_id: string | null;
+  recipient_snapshot: string;
+  failure_reason: string | null;
+  processed_at: string | null;
+  completed_at: string | null;
+  failed_at: string | null;
+  next_action_at: string | null;
+  metadata: string;
+  idempotency_key: string;
+  request_hash: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function toRecord(r: WithdrawalRow): Withdrawal {
+  return {
+    id: r.id,
+    merchant_id: r.merchant_id,
+    submerchant_id: r.submerchant_id,
+    wallet_id: r.wallet_id,
+    type: r.type,
+    acquirer_name: r.acquirer_name,
+    external_id: r.external_id,
+    amount: Number(r.amount),
+    fee: Number(r.fee),
+    netAmount: Number(r.net_amount),
+    status: r.status,
+    recipient_id: r.recipient_id,
+    recipient_snapshot: json.from<Destination>(r.recipient_snapshot, {} as Destination),
+    failure_reason: r.failure_reason,
+    processed_at: r.processed_at,
+    completed_at: r.completed_at,
+    failed_at: r.failed_at,
+    metadata: json.from<Record<string, unknown>>(r.metadata, {}),
+    idempotency_key: r.idempotency_key,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+/** The request as the idempotency key remembers it: the canonical body without the PIN. */
+export function withdrawalRequestHash(b: WithdrawalCreate): string {
+  const canonical = {
+    type: b.type,
+    wallet_id: b.wallet_id,
+    amount: b.amount,
+    submerchant_id: b.submerchant_id ?? null,
+    recipient_id: b.recipient_id ?? null,
+    destination: b.destination ?? null,
+    metadata: b.metadata ?? null,
+  };
+  return createHash('sha256').update(stableJson(canonical)).digest('hex');
+}
+
+function stableJson(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .filter((k) => o[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
+    .join(',')}}`;
+}
+
+async function byKey(q: Queryable, merchantId: string, key: string): Promise<WithdrawalRow | undefined> {
+  return q.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE merchant_id = ? AND idempotency_key = ?', [merchantId, key]);
+}
+
+function replayOrConflict(row: WithdrawalRow, hash: string): { record: Withdrawal; created: false } {
+  if (row.request_hash !== hash) {
+    throw new ApiError(
+      'idempotency_conflict',
+      `idempotency_key '${row.idempotency_key}' was already used for withdrawal ${row.id} with a different request; use a new key for a new withdrawal`,
+      [{ field: 'idempotency_key', message: 'was already used with a different request' }],
+    );
+  }
+  return { record: toRecord(row), created: false };
+}
+
+const RECIPIENT_TYPE_FOR: Record<WithdrawalType, string> = { pix: 'pix', ted: 'bank_account', cryptocurrency: 'crypto' };
+
+/** The destination of a saved recipient, as the withdrawal snapshots it. */
+function destinationOf(type: string, details: Record<string, string>): Destination {
+  if (type === 'pix') {
+    const kind = taxIdKind(details.holder_tax_id ?? '');
+    return {
+      type: 'pix',
+      pix_key: details.pix_key!,
+      pix_key_type: details.pix_key_type as never,
+      holder_name: details.holder_name,
+      ...(kind ? { holder_document_type: kind, holder_document: details.holder_tax_id } : {}),
+    };
+  }
+  if (type === 'bank_account') return { type: 'bank_account', ...details } as Destination;
+  return { type: 'crypto', ...details } as Destination;
+}
+
+/**
+ * POST /v1/withdrawals. Exactly once per (merchant, idempotency_key): the same key with the
+ * same request returns the first withdrawal; another request → 409. The insert, the debit of
+ * the wallet and the withdrawal.pending event commit together; insufficient funds roll all
+ * of it back. A UNIQUE (merchant_id, idempotency_key) constraint settles races between
+ * processes that both passed the lookup.
+ */
+export async function createWithdrawal(ctx: RequestContext, body: WithdrawalCreate): Promise<{ record: Withdrawal; created: boolean }> {
+  await checkPin(ctx, body.pin);
+  const hash = withdrawalRequestHash(body);
+  const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
+  if (seen) return replayOrConflict(seen, hash);
+
+  const fee = withdrawalFee(body.type, body.amount);
+  if (fee >= body.amount) {
+    throw new ApiError('business_rule', `amount: a ${body.type} withdrawal must be more than its fee of ${fee} cents`, [
+      { field: 'amount', message: `must be more than the ${body.type} fee of ${fee} cents` },
+    ]);
+  }
+  try {
+    return await ctx.db.tx(async (q) => {
+      const again = await byKey(q, ctx.merchantId, body.idempotency_key);
+      if (again) return replayOrConflict(again, hash);
+
+      const wallet = await q.get<{ id: string; owner_type: string; owner_id: string }>(
+        'SELECT id, owner_type, owner_id FROM wallets WHERE id = ? AND merchant_id = ?',
+        [body.wallet_id, ctx.merchantId],
+      );
+      if (!wallet) throw notFound('Wallet');
+      let submerchantId: string | null = null;
+      if (body.submerchant_id) {
+        const sub = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [body.submerchant_id, ctx.merchantId]);
+        if (!sub) throw notFound('Submerchant');
+        if (wallet.owner_type !== 'submerchant' || wallet.owner_id !== body.submerchant_id) {
+          throw invalid('wallet_id', `must be the wallet of submerchant ${body.submerchant_id}`);
+        }
+        submerchantId = body.submerchant_id;
+      } else if (wallet.owner_type === 'submerchant') {
+        submerchantId = wallet.owner_id;
+      }
+
+      let snapshot: Destination;
+      if (body.recipient_id) {
+        const rec = await q.get<{ type: string; owner_type: string; owner_id: string; details: string }>(
+          'SELECT type, owner_type, owner_id, details FROM recipients WHERE id = ? AND merchant_id = ?',
+          [body.recipient_id, ctx.merchantId],
+        );
+        if (!rec) throw notFound('Recipient');
+        const want = RECIPIENT_TYPE_FOR[body.type];
+        if (rec.type !== want) throw invalid('recipient_id', `is a ${rec.type} recipient; a ${body.type} withdrawal needs a ${want} recipient`);
+        if (rec.owner_type !== wallet.owner_type || rec.owner_id !== wallet.owner_id) {
+          throw invalid('recipient_id', `belongs to another owner; use a recipient of the wallet's owner (${wallet.owner_type} ${wallet.owner_id})`);
+        }
+        snapshot = destinationOf(rec.type, json.from<Record<string, string>>(rec.details, {}));
+      } else {
+        snapshot = body.destination!;
+      }
+
+      const id = ctx.deps.ids();
+      const now = ctx.now();
+      const ts = now.toISOString();
+      const row: WithdrawalRow = {
+        id,
+        merchant_id: ctx.merchantId,
+        submerchant_id: submerchantId,
+        wallet_id: wallet.id,
+        type: body.type,
+        acquirer_name: SANDBOX_ACQUIRER,
+        external_id: null,
+        amount: body.amount,
+        fee,
+        net_amount: body.amount - fee,
+        status: 'pending',
+        recipient_id: body.recipient_id ?? null,
+        recipient_snapshot: JSON.stringify(snapshot),
+        failure_reason: null,
+        processed_at: null,
+        completed_at: null,
+        failed_at: null,
+        next_action_at: new Date(now.getTime() + PROCESS_AFTER_MS).toISOString(),
+        metadata: JSON.stringify(body.metadata ?? {}),
+        idempotency_key: body.idempotency_key,
+        request_hash: hash,
+        created_at: ts,
+        updated_at: ts,
+      };
+      await q.run(
+        `INSERT INTO withdrawals (id, merchant_id, submerchant_id, wallet_id, type, acquirer_name, external_id, amount, fee, net_amount, status,
+           recipient_id, recipient_snapshot, failure_reason, processed_at, completed_at, failed_at, next_action_at, metadata, idempotency_key,
+           request_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          row.id, row.merchant_id, row.submerchant_id, row.wallet_id, row.type, row.acquirer_name, row.external_id, row.amount, row.fee,
+          row.net_amount, row.status, row.recipient_id, row.recipient_snapshot, row.failure_reason, row.processed_at, row.completed_at,
+          row.failed_at, row.next_action_at, row.metadata, row.idempotency_key, row.request_hash, row.created_at, row.updated_at,
+        ],
+      );
+      faultPoint('withdrawal.inserted');
+      await debit(q, ctx.deps.ids, {
+        walletId: wallet.id,
+        amount: body.amount,
+        referenceType: 'withdrawal',
+        referenceId: id,
+        description: `Withdrawal (${body.type})`,
+        at: now,
+      });
+      faultPoint('withdrawal.debited');
+      const record = toRecord(row);
+      await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'withdrawal.pending', data: record, at: now });
+      faultPoint('withdrawal.evented');
+      return { record, created: true };
+    });
+  } catch (e) {
+    if (!(e instanceof UniqueViolation)) throw e;
+    const winner = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
+    if (!winner) throw e;
+    return replayOrConflict(winner, hash);
+  }
+}
+
+/** The rail's reference once a withdrawal is processing. */
+function externalId(type: WithdrawalType, at: Date): string {
+  if (type === 'pix') {
+    // PIX end-to-end id: E + ISPB (8) + yyyyMMddHHmm + 11 alphanumerics = 32 characters.
+    const stamp = at.toISOString().replace(/[-:T]/g, '').slice(0, 12);
+    const tail = randomBytes(11)
+      .toString('base64url')
+      .replace(/[^A-Za-z0-9]/g, '0')
+      .slice(0, 11);
+    return `E00000000${stamp}${tail}`;
+  }
+  if (type === 'ted') return `TED${at.toISOString().slice(0, 10).replace(/-/g, '')}${randomBytes(6).toString('hex').toUpperCase()}`;
+  return `0x${randomBytes(32).toString('hex')}`;
+}
+
+type StepDeps = Pick<AppDeps, 'db' | 'ids' | 'mode'>;
+
+/**
+ * One due move of one withdrawal, in its own transaction. Returns false when nothing was due.
+ * Status timestamps carry the moment the move came due on the rail's timeline; the reversal
+ * entry and the event are booked at `now`.
+ */
+async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<boolean> {
+  const nowIso = now.toISOString();
+  return deps.db.tx(async (q) => {
+    const row = await q.get<WithdrawalRow>(`SELECT * FROM withdrawals WHERE id = ?${q.dialect.forUpdate}`, [id]);
+    if (!row || !row.next_action_at || row.next_action_at > nowIso) return false;
+    const at = new Date(row.next_action_at);
+    const atIso = row.next_action_at;
+    const snapshot = json.from<Record<string, unknown>>(row.recipient_snapshot, {});
+    const magic = deps.mode === 'sandbox' ? sandboxPayoutFailure(row.type, Number(row.amount), snapshot) : undefined;
+
+    if (magic && magic.fails_at === row.status) {
+      assertTransition('withdrawal', row.status, 'failed');
+      const moved = await q.run(
+        `UPDATE withdrawals SET status = 'failed', failed_at = ?, failure_reason = ?, next_action_at = NULL, updated_at = ? WHERE id = ? AND status = ?`,
+        [atIso, magic.failure_reason, nowIso, row.id, row.status],
+      );
+      if (moved.changes !== 1) return false;
+      faultPoint('withdrawal.failing');
+      await credit(q, deps.ids, {
+        walletId: row.wallet_id,
+        amount: Number(row.amount),
+        referenceType: 'withdrawal_reversal',
+        referenceId: row.id,
+        description: `Reversal of failed withdrawal (${magic.failure_reason})`,
+        at: now,
+      });
+      faultPoint('withdrawal.reversed');
+      const record = toRecord({ ...row, status: 'failed', failed_at: atIso, failure_reason: magic.failure_reason, next_action_at: null, updated_at: nowIso });
+      await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'withdrawal.failed', data: record, at: now });
+      return true;
+    }
+    if (row.status === 'pending') {
+      assertTransition('withdrawal', 'pending', 'processing');
+      const ext = externalId(row.type, at);
+      const next = new Date(at.getTime() + COMPLETE_AFTER_MS).toISOString();
+      const moved = await q.run(
+        `UPDATE withdrawals SET status = 'processing', processed_at = ?, external_id = ?, next_action_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
+        [atIso, ext, next, nowIso, row.id],
+      );
+      return moved.changes === 1;
+    }
+    if (row.status === 'processing') {
+      assertTransition('withdrawal', 'processing', 'completed');
+      const moved = await q.run(
+        `UPDATE withdrawals SET status = 'completed', completed_at = ?, next_action_at = NULL, updated_at = ? WHERE id = ? AND status = 'processing'`,
+        [atIso, nowIso, row.id],
+      );
+      if (moved.changes !== 1) return false;
+      const record = toRecord({ ...row, status: 'completed', completed_at: atIso, next_action_at: null, updated_at: nowIso });
+      await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'withdrawal.completed', data: record, at: now });
+      return true;
+    }
+    return false;
+  });
+}
+
+/** Runs every move of the merchant's withdrawals that is due at `now` (merchant clock). */
+export async function advanceWithdrawals(deps: StepDeps, merchantId: string, now: Date): Promise<number> {
+  const due = await deps.db.all<{ id: string }>(
+    'SELECT id FROM withdrawals WHERE merchant_id = ? AND next_action_at IS NOT NULL AND next_action_at <= ? ORDER BY next_action_at LIMIT 200',
+    [merchantId, now.toISOString()],
+  );
+  let moves = 0;
+  for (const { id } of due) {
+    while (await stepWithdrawal(deps, id, now)) moves++;
+  }
+  return moves;
+}
+
+/**
+ * For a server timer: the due moves of every merchant's withdrawals, each on its merchant's
+ * clock (server clock + sandbox offset). Safe to run from several processes at once.
+ */
+export async function sweepWithdrawals(deps: Pick<AppDeps, 'db' | 'ids' | 'mode' | 'clock'>): Promise<number> {
+  const merchants = await deps.db.all<{ merchant_id: string; clock_offset_ms: number }>(
+    `SELECT DISTINCT w.merchant_id, m.clock_offset_ms FROM withdrawals w JOIN merchants m ON m.id = w.merchant_id
+      WHERE w.next_action_at IS NOT NULL`,
+  );
+  let moves = 0;
+  for (const m of merchants) {
+    moves += await advanceWithdrawals(deps, m.merchant_id, new Date(deps.clock.now().getTime() + Number(m.clock_offset_ms)));
+  }
+  return moves;
+}
