@@ -6,6 +6,8 @@
  */
 import { m100_foundation } from './100_foundation.js';
 import { m200_ledger } from './200_ledger.js';
+import { m210_charges } from './210_charges.js';
+import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +15,4 @@ export interface Migration {
   sql: (dialect: 'sqlite' | 'postgres') => string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m100_foundation, m200_ledger].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: readonly Migration[] = [m100_foundation, m200_ledger, m210_charges, m211_wallet_entry_seq].sort((a, b) => a.version - b.version);
