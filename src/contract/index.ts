@@ -7,6 +7,10 @@ import { apiKeyEndpoints } from './resources/apiKeys.js';
 import { tokenEndpoints } from './resources/tokens.js';
 import { systemEndpoints } from './resources/system.js';
 import type { Endpoint } from './endpoint.js';
+import { chargeEndpoints } from './resources/charges.js';
+import { receivableEndpoints } from './resources/receivables.js';
+import { walletEndpoints } from './resources/wallets.js';
+import { clockEndpoints } from './resources/clock.js';
 
 export * from './common.js';
 export * from './errors.js';
@@ -15,8 +19,21 @@ export * from './events.js';
 export * from './resources/apiKeys.js';
 export * from './resources/tokens.js';
 export * from './resources/system.js';
+export * from './resources/charges.js';
+export * from './resources/receivables.js';
+export * from './resources/wallets.js';
+export * from './resources/clock.js';
+export * from './filters.js';
 
-export const endpoints = [...systemEndpoints, ...apiKeyEndpoints, ...tokenEndpoints] as const;
+export const endpoints = [
+  ...systemEndpoints,
+  ...apiKeyEndpoints,
+  ...tokenEndpoints,
+  ...chargeEndpoints,
+  ...receivableEndpoints,
+  ...walletEndpoints,
+  ...clockEndpoints,
+] as const;
 
 export type AnyEndpoint = Endpoint;
 export type Endpoints = typeof endpoints;

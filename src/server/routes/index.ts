@@ -5,18 +5,36 @@
  * authenticated request) are registered here too.
  */
 import type { Hono } from 'hono';
-import type { AppDeps, RequestContext } from '../context.js';
+import type { AppDeps } from '../context.js';
+import type { DueJob } from '../due.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { systemHandlers } from './system.js';
 import { tokenHandlers } from './tokens.js';
+import { chargeHandlers } from './charges.js';
+import { receivableHandlers } from './receivables.js';
+import { walletHandlers } from './wallets.js';
+import { clockHandlers } from './clock.js';
+import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 
 export const handlers = {
   ...systemHandlers,
   ...apiKeyHandlers,
   ...tokenHandlers,
+  ...chargeHandlers,
+  ...receivableHandlers,
+  ...walletHandlers,
+  ...clockHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [];
 
-export const dueWork: Array<(ctx: RequestContext) => Promise<void>> = [];
+/**
+ * Time-based moves, each one bounded batch per call (see src/server/due.ts). They run before
+ * every authenticated request for its merchant, and `runDueWork` sweeps them to the end.
+ */
+export const dueWork: DueJob[] = [
+  decidePendingCardCharges,
+  expireDuePixCharges,
+  settleDueReceivables,
+];
