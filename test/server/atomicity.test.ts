@@ -62,6 +62,19 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     await checkLedger(env);
   });
 
+  it('refund (receivables cancelled, wallets debited, charge refunded, event)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await cardCharge(env, 10000, 3, { split_rules: [{ submerchant_id: sub.id, amount: 5000 }, { amount: 5000 }] });
+    env.clock.advance(31 * 86_400_000);
+    await env.call('GET', '/v1/merchant'); // settles installment 1 of both parties
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`));
+    expect(writes).toBe(4 + 2 * 2 + 2);
+    expect(res.body.data.status).toBe('refunded');
+    expect(await balanceOf(env, sub.wallet_id)).toBe(0);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    await checkLedger(env);
+  });
+
   it('card charge: a crash in the create transaction leaves no charge; a crash in the decision leaves it pending, decided later', async () => {
     const token = (await cardCharge(env, 100)).body.data; // tokenizes and charges once
     const before = await snapshot(env.rt.deps.db);

@@ -256,3 +256,55 @@ describe('sandbox clock', () => {
     expect(((await res.json()) as { data: { clock: string } }).data.clock).toBe(day(0));
   });
 });
+
+describe('refunds (extension)', () => {
+  it('cancels pending receivables and debits what each party received: net if paid, net − anticipation fee if anticipated', async () => {
+    const c = (await cardCharge(env, 10000, 3)).body.data;
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 30 }); // installment 1 paid: +3217
+    const inst2 = (await receivables('status=pending')).find((r) => r.installment === 2)!;
+    const a = (await env.call('POST', '/v1/anticipations', { receivable_ids: [inst2.id] })).body.data; // 30 days: fee 80.425 → 80
+    expect(a.total_fee_amount).toBe(80);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(3217 + 3217 - 80);
+
+    const r = await env.call('POST', `/v1/charges/${c.id}/refund`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ status: 'refunded', refunded_at: day(30) });
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    const byInst = Object.fromEntries((await receivables(`charge_id=${c.id}`)).map((x) => [x.installment, x.status]));
+    expect(byInst).toEqual({ 1: 'paid', 2: 'anticipated', 3: 'cancelled' });
+    const debits = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?direction=debit`);
+    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 3217 + 3217 - 80, reference_type: 'refund', reference_id: c.id, balance_after: 0 })]);
+    const ev = await env.rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events WHERE type = 'charge.refunded' AND charge_id = ?", [c.id]);
+    expect(ev!.n).toBe(1);
+
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 90 });
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0); // the cancelled installment never settles
+    const again = await env.call('POST', `/v1/charges/${c.id}/refund`);
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe('invalid_state');
+    await checkLedger(env);
+  });
+
+  it('refuses with insufficient_funds when the wallet no longer holds the money, and changes nothing', async () => {
+    const pix = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }))).body.data;
+    await env.call('POST', `/v1/sandbox/charges/${pix.id}/pay`);
+    const { db, ids } = env.rt.deps;
+    const { debit } = await import('../../src/server/services/ledger.js');
+    await db.tx((q) => debit(q, ids, { walletId: env.merchant.wallet_id, amount: 9000, referenceType: 'withdrawal', referenceId: 'w', description: 'payout', at: env.clock.now() }));
+    const r = await env.call('POST', `/v1/charges/${pix.id}/refund`);
+    expect(r.status).toBe(422);
+    expect(r.body.error).toBe('insufficient_funds');
+    expect((await env.call('GET', `/v1/charges/${pix.id}`)).body.data.status).toBe('captured');
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(901);
+  });
+
+  it('only a captured charge can be refunded', async () => {
+    const failed = (await cardCharge(env, 1000, 1, {}, '4000000000000002')).body.data;
+    const pending = (await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix' }))).body.data;
+    for (const id of [failed.id, pending.id]) {
+      const r = await env.call('POST', `/v1/charges/${id}/refund`);
+      expect(r.status).toBe(409);
+      expect(r.body.error).toBe('invalid_state');
+    }
+  });
+});

@@ -10,7 +10,8 @@ type Op =
   | { t: 'advance'; days: number }
   | { t: 'time'; hours: number }
   | { t: 'anticipateAmount'; amount: number; sub: number | null }
-  | { t: 'anticipatePick'; count: number; sub: number | null };
+  | { t: 'anticipatePick'; count: number; sub: number | null }
+  | { t: 'refund'; pick: number };
 
 const split: fc.Arbitrary<Split> = fc.oneof(
   fc.constant({ kind: 'none' as const }),
@@ -26,6 +27,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipateAmount' as const), amount: fc.integer({ min: 1, max: 300_000 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipatePick' as const), count: fc.integer({ min: 1, max: 4 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('refund' as const), pick: fc.nat() }) },
 );
 
 /** Turns weights into split rules over [merchant, sub0, sub1] that add up exactly. */
@@ -49,7 +51,7 @@ async function checkConservation(env: TestEnv): Promise<void> {
   const { db } = env.rt.deps;
   // every captured charge: its receivables add up to its amount and fee
   const charges = await db.all<{ id: string; amount: number; fee_amount: number; net_amount: number }>(
-    "SELECT id, amount, fee_amount, net_amount FROM charges WHERE status = 'captured'",
+    "SELECT id, amount, fee_amount, net_amount FROM charges WHERE status IN ('captured', 'refunded')",
   );
   for (const c of charges) {
     const s = await db.get<{ g: number; f: number; n: number }>(
@@ -58,15 +60,25 @@ async function checkConservation(env: TestEnv): Promise<void> {
     );
     expect([s!.g, s!.f, s!.n]).toEqual([c.amount, c.fee_amount, c.net_amount]);
   }
-  const orphans = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE c.status <> 'captured'");
+  const orphans = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE c.status NOT IN ('captured', 'refunded')");
   expect(orphans!.n).toBe(0);
-  // every credit of a wallet is a paid receivable's net or an approved anticipation's net
+  // a wallet holds the net of its paid receivables and approved anticipations, less what refunds took back
   const wallets = await db.all<{ id: string; balance: number }>('SELECT id, balance FROM wallets');
   for (const w of wallets) {
     const paid = await db.get<{ n: number }>("SELECT COALESCE(SUM(net_amount), 0) AS n FROM receivables WHERE wallet_id = ? AND status = 'paid'", [w.id]);
     const ant = await db.get<{ n: number }>("SELECT COALESCE(SUM(total_net_amount), 0) AS n FROM anticipations WHERE wallet_id = ? AND status = 'approved'", [w.id]);
-    expect(w.balance).toBe(paid!.n + ant!.n);
+    const refunded = await db.get<{ n: number }>(
+      `SELECT COALESCE(SUM(r.net_amount - CASE WHEN r.status = 'anticipated' THEN COALESCE(r.anticipation_fee_amount, 0) ELSE 0 END), 0) AS n
+         FROM receivables r JOIN charges c ON c.id = r.charge_id
+        WHERE r.wallet_id = ? AND c.status = 'refunded' AND r.status IN ('paid', 'anticipated')`,
+      [w.id],
+    );
+    const debited = await db.get<{ n: number }>("SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type = 'refund'", [w.id]);
+    expect(debited!.n).toBe(refunded!.n);
+    expect(w.balance).toBe(paid!.n + ant!.n - refunded!.n);
   }
+  const stray = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE r.status = 'cancelled' AND c.status <> 'refunded'");
+  expect(stray!.n).toBe(0);
   // nothing due is left unsettled after a request
   const clock = (await env.call('GET', '/v1/merchant')).body.data.clock as string;
   const due = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables WHERE status = 'pending' AND settlement_date <= ?", [clock]);
@@ -128,6 +140,14 @@ describe('ledger invariants under random sequences of money operations', () => {
                 });
                 expect(res.status, JSON.stringify(res.body)).toBe(201);
                 expect(res.body.data.status).toBe('approved');
+                break;
+              }
+              case 'refund': {
+                const list = await env.call('GET', '/v1/charges?status=captured&per_page=100');
+                const cs = list.body.data as Array<{ id: string }>;
+                if (!cs.length) break;
+                res = await env.call('POST', `/v1/charges/${cs[o.pick % cs.length]!.id}/refund`);
+                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('insufficient_funds');
                 break;
               }
             }

@@ -200,6 +200,18 @@ export const chargeEndpoints = [
     cli: { command: ['charges', 'get'], example: 'mpay charges get 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
   }),
   endpoint({
+    id: 'charges.refund',
+    method: 'POST',
+    path: '/v1/charges/{id}/refund',
+    summary: 'Refund a captured charge in full (extension): pending receivables cancelled, received amounts debited',
+    auth: 'secret',
+    response: charge,
+    status: 200,
+    message: 'Charge refunded',
+    tag: 'Charges',
+    cli: { command: ['charges', 'refund'], example: 'mpay charges refund 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --yes', columns: CHARGE_COLUMNS },
+  }),
+  endpoint({
     id: 'charges.sandboxPay',
     method: 'POST',
     path: '/v1/sandbox/charges/{id}/pay',

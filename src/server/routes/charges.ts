@@ -1,6 +1,6 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
-import { chargeRecord, createCharge, loadCharge, payPixCharge, type ChargeRow } from '../services/charges.js';
+import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, type ChargeRow } from '../services/charges.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.create': async (ctx, { body }) => {
@@ -30,6 +30,8 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     ]);
     return { items: rows.map(chargeRecord), total: Number(total?.n ?? 0) };
   },
+
+  'charges.refund': async (ctx, { params }) => refundCharge(ctx, params.id!),
 
   'charges.sandboxPay': async (ctx, { params }) => payPixCharge(ctx, params.id!),
 };

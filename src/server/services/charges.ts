@@ -20,7 +20,7 @@ import type { DueContext } from '../due.js';
 import { DUE_BATCH } from '../due.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
-import { credit } from './ledger.js';
+import { credit, debit } from './ledger.js';
 import { createWallet } from './wallets.js';
 
 export interface ChargeRow {
@@ -456,6 +456,42 @@ export async function payPixCharge(ctx: RequestContext, id: string): Promise<Cha
       throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
     }
     return capture(q, ctx.deps, c, now);
+  });
+  return chargeRecord(row);
+}
+
+/**
+ * Full refund of a captured charge (an extension), all or nothing in one transaction:
+ * pending receivables are cancelled (they will never settle); what each party already
+ * received for the charge is debited from its wallet (reference_type refund): the net of a
+ * paid receivable, the net minus the anticipation fee of an anticipated one. A wallet that
+ * cannot cover its debit refuses the whole refund with insufficient_funds. Event charge.refunded.
+ */
+export async function refundCharge(ctx: RequestContext, id: string): Promise<Charge> {
+  const now = ctx.now();
+  const ts = iso(now);
+  const { deps } = ctx;
+  const row = await ctx.db.tx(async (q) => {
+    const c = await loadCharge(q, ctx.merchantId, id, true);
+    assertTransition('charge', c.status, 'refunded');
+    const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment, id${q.dialect.forUpdate}`, [id]);
+    const owed = new Map<string, number>();
+    for (const r of rs) {
+      if (r.status === 'pending') {
+        assertTransition('receivable', r.status, 'cancelled');
+        await q.run("UPDATE receivables SET status = 'cancelled', updated_at = ? WHERE id = ? AND status = 'pending'", [ts, r.id]);
+      } else {
+        const received = Number(r.net_amount) - (r.status === 'anticipated' ? Number(r.anticipation_fee_amount ?? 0) : 0);
+        owed.set(r.wallet_id, (owed.get(r.wallet_id) ?? 0) + received);
+      }
+    }
+    for (const [walletId, amount] of owed) {
+      if (amount > 0) await debit(q, deps.ids, { walletId, amount, referenceType: 'refund', referenceId: id, description: `Refund of charge ${id}`, at: now });
+    }
+    await q.run("UPDATE charges SET status = 'refunded', refunded_at = ?, updated_at = ? WHERE id = ? AND status = 'captured'", [ts, ts, id]);
+    const out = await loadCharge(q, ctx.merchantId, id);
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: chargeRecord(out), chargeId: id, at: now });
+    return out;
   });
   return chargeRecord(row);
 }
