@@ -255,3 +255,37 @@ describe('lists', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('more charge rules', () => {
+  it('a rejected submerchant cannot receive a charge (422); a pending one can', async () => {
+    const rejected = await addSubmerchant(env, env.merchant.merchant_id, 'rejected');
+    const r = await cardCharge(env, 1000, 1, { submerchant_id: rejected.id });
+    expect(r.status).toBe(422);
+    expect(r.body.error).toBe('business_rule');
+    const pending = await addSubmerchant(env, env.merchant.merchant_id, 'pending');
+    expect((await cardCharge(env, 1000, 1, { submerchant_id: pending.id })).status).toBe(201);
+  });
+
+  it('PIX expires_in: 60 s to 30 days', async () => {
+    for (const expires_in of [59, 30 * 86_400 + 1]) {
+      const r = await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix', payment_details: { expires_in } }));
+      expect(r.status).toBe(400);
+      expect(r.body.details[0].field).toBe('payment_details.expires_in');
+    }
+    const ok = await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix', payment_details: { expires_in: 60 } }));
+    expect(ok.status).toBe(201);
+    const withInstallments = await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix', payment_details: { installments: 2 } }));
+    expect(withInstallments.status).toBe(400);
+  });
+
+  it('400 when a share is too small for its installments', async () => {
+    const tooSmall = await cardCharge(env, 2, 3);
+    expect(tooSmall.status).toBe(400);
+    expect(tooSmall.body.details[0].field).toBe('payment_details.installments');
+    const sub = await addSubmerchant(env);
+    const tinyShare = await cardCharge(env, 1000, 12, { split_rules: [{ submerchant_id: sub.id, amount: 5 }, { amount: 995 }] });
+    expect(tinyShare.status).toBe(400);
+    expect(tinyShare.body.details[0].field).toBe('split_rules');
+    expect((await cardCharge(env, 3, 3)).status).toBe(201);
+  });
+});
