@@ -13,6 +13,10 @@ export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const CUSTOMER_TYPES = ['individual', 'company'] as const;
 
+/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. */
+export const MAX_CHARGE_AMOUNT = 1_000_000_000;
+const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
+
 const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');
 
 export const customerInput = z
@@ -41,14 +45,14 @@ export const customerInput = z
 export const itemInput = z.strictObject({
   name: nonEmpty(200),
   quantity: z.int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(100_000, { error: 'must be at most 100000' }),
-  unit_price: cents(),
+  unit_price: cents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents` }),
   tangible: z.boolean({ error: 'must be true or false' }),
 });
 
 export const splitRuleInput = z
   .strictObject({
     submerchant_id: uuid().nullable().optional().describe("omitted or null: the merchant's own share"),
-    amount: positiveCents().optional(),
+    amount: chargeCents().optional(),
     percentage: z
       .number({ error: 'must be a number from 0.01 to 100' })
       .gt(0, { error: 'must be greater than 0' })
@@ -64,12 +68,12 @@ export const splitRuleInput = z
   });
 
 const chargeCommon = {
-  amount: positiveCents(),
+  amount: chargeCents(),
   product_type: z.enum(PRODUCT_TYPES, { error: `must be one of: ${PRODUCT_TYPES.join(', ')}` }),
   customer: customerInput,
   items: z.array(itemInput, { error: 'must be an array of items' }).min(1, { error: 'must have at least one item' }).max(100, { error: 'must have at most 100 items' }),
   submerchant_id: uuid().optional(),
-  shipping_amount: cents().optional(),
+  shipping_amount: cents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents` }).optional(),
   currency: currency().optional(),
   metadata: metadata().optional(),
   split_rules: z.array(splitRuleInput).min(1, { error: 'must have at least one rule when given' }).max(10, { error: 'must have at most 10 rules' }).optional(),
