@@ -16,7 +16,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin api completion keys links merchant profiles recipients server tokens withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion keys links merchant profiles receivables recipients sandbox server tokens wallets withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -40,6 +40,23 @@ _mpay_words() {
     "links get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "links update") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --status --submerchant-id --summary-color --title --verbose --version --yes" ;;
     "links list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
+    "charges") words="create get list refund --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges create") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
+    "charges get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges refund") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance pay --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "receivables") words="list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
+    "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "anticipations create") words="--amount --base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --receivable-ids --submerchant-id --verbose --version --yes" ;;
+    "anticipations list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --per-page --profile --quiet --start-date --status --type --verbose --version --yes" ;;
+    "wallets") words="entries list statement --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "wallets list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --owner-id --owner-type --page --per-page --profile --quiet --verbose --version --yes" ;;
+    "wallets entries") words="--all --base-url --color --data-dir --direction --end-date --help --idempotency-key --json --output --page --per-page --profile --quiet --reference-type --start-date --verbose --version --yes" ;;
+    "wallets statement") words="--base-url --color --data-dir --end-date --help --idempotency-key --json --output --profile --quiet --start-date --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

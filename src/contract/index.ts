@@ -11,6 +11,10 @@ import { withdrawalEndpoints } from './resources/withdrawals.js';
 import { recipientEndpoints } from './resources/recipients.js';
 import { paymentLinkEndpoints } from './resources/paymentLinks.js';
 import type { Endpoint } from './endpoint.js';
+import { chargeEndpoints } from './resources/charges.js';
+import { receivableEndpoints } from './resources/receivables.js';
+import { walletEndpoints } from './resources/wallets.js';
+import { clockEndpoints } from './resources/clock.js';
 
 export * from './common.js';
 export * from './errors.js';
@@ -23,6 +27,11 @@ export * from './resources/pin.js';
 export * from './resources/withdrawals.js';
 export * from './resources/recipients.js';
 export * from './resources/paymentLinks.js';
+export * from './resources/charges.js';
+export * from './resources/receivables.js';
+export * from './resources/wallets.js';
+export * from './resources/clock.js';
+export * from './filters.js';
 
 export const endpoints = [
   ...systemEndpoints,
@@ -32,6 +41,10 @@ export const endpoints = [
   ...withdrawalEndpoints,
   ...recipientEndpoints,
   ...paymentLinkEndpoints,
+  ...chargeEndpoints,
+  ...receivableEndpoints,
+  ...walletEndpoints,
+  ...clockEndpoints,
 ] as const;
 
 export type AnyEndpoint = Endpoint;

@@ -5,7 +5,8 @@
  */
 export const LIFECYCLES = {
   charge: { pending: ['captured', 'failed'], captured: ['refunded'], failed: [], refunded: [] },
-  receivable: { pending: ['paid', 'anticipated'], paid: [], anticipated: [] },
+  // cancelled (an extension): the charge was refunded before the receivable settled
+  receivable: { pending: ['paid', 'anticipated', 'cancelled'], paid: [], anticipated: [], cancelled: [] },
   withdrawal: { pending: ['processing', 'failed'], processing: ['completed', 'failed'], completed: [], failed: [] },
   anticipation: { pending: ['approved', 'refused'], approved: [], refused: [] },
   submerchant: { pending: ['under_review'], under_review: ['approved', 'rejected'], approved: [], rejected: [] },

@@ -101,8 +101,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
   for (const e of endpoints as readonly AnyEndpoint[]) {
     const h = table[e.id];
     if (!h) throw new Error(`no handler for endpoint ${e.id}`);
-    seen.add(`${e.method} ${honoPath(e.path)}`);
+    // Sandbox routes do not exist in production: a 404, not a 405 from the fallback below.
     if (e.sandbox && deps.mode === 'production') continue;
+    seen.add(`${e.method} ${honoPath(e.path)}`);
     app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
   }
   for (const r of rawRoutes) r(app, deps);

@@ -1,6 +1,83 @@
-import { credit } from '../../src/server/services/ledger.js';
+import { basic, type TestEnv } from './server.js';
 import { createWallet } from '../../src/server/services/wallets.js';
-import type { TestEnv } from './server.js';
+import { credit } from '../../src/server/services/ledger.js';
+
+export const CPF = '52998224725';
+export const CNPJ = '11222333000181';
+export const CNPJ_ALNUM = '12ABC34501DE35';
+
+/** Tokenizes a card for the env's merchant (or another) through POST /v1/tokens. */
+export async function tokenize(env: TestEnv, number = '4111111111111111', m = env.merchant): Promise<string> {
+  const res = await env.rt.app.request('/v1/tokens', {
+    method: 'POST',
+    headers: { authorization: basic(m.public_key, ''), 'content-type': 'application/json' },
+    body: JSON.stringify({ card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' } }),
+  });
+  const body = (await res.json()) as { data: { token: string } };
+  if (res.status >= 300) throw new Error(`tokenize failed: ${JSON.stringify(body)}`);
+  return body.data.token;
+}
+
+/** A charge body whose amount matches one item of that price. */
+export function chargeBody(amount: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    amount,
+    product_type: 'digital',
+    customer: { name: 'Ana Souza', email: 'ana@example.com', tax_id: CPF, phone: '+5511987654321', type: 'individual' },
+    items: [{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }],
+    ...extra,
+  };
+}
+
+export async function cardCharge(env: TestEnv, amount: number, installments = 1, extra: Record<string, unknown> = {}, number?: string) {
+  const token = await tokenize(env, number);
+  return env.call('POST', '/v1/charges', chargeBody(amount, { payment_method: 'credit_card', payment_details: { token, installments }, ...extra }));
+}
+
+/** A submerchant row and its wallet, as the onboarding API would create them. */
+export async function addSubmerchant(env: TestEnv, merchantId = env.merchant.merchant_id, status = 'approved'): Promise<{ id: string; wallet_id: string }> {
+  const { db, ids } = env.rt.deps;
+  const id = ids();
+  const now = env.clock.now();
+  const ts = now.toISOString();
+  const wallet_id = await db.tx(async (q) => {
+    await q.run(
+      `INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, status, created_at, updated_at)
+       VALUES (?, ?, 'pj', 'Loja Parceira', 'Loja Parceira LTDA', '11222333000181', 'parceira@example.com', ?, ?, ?)`,
+      [id, merchantId, status, ts, ts],
+    );
+    return createWallet(q, ids, merchantId, 'submerchant', id, now);
+  });
+  return { id, wallet_id };
+}
+
+export async function balanceOf(env: TestEnv, walletId: string): Promise<number> {
+  const w = await env.rt.deps.db.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = ?', [walletId]);
+  return Number(w!.balance);
+}
+
+/** Ledger invariants of every wallet: balance = Σcredits − Σdebits, balance_after chain, ≥ 0, integers. */
+export async function checkLedger(env: TestEnv): Promise<void> {
+  const { db } = env.rt.deps;
+  const wallets = await db.all<{ id: string; balance: number; entry_seq: number }>('SELECT id, balance, entry_seq FROM wallets');
+  for (const w of wallets) {
+    const entries = await db.all<{ direction: string; amount: number; balance_after: number; seq: number }>(
+      'SELECT direction, amount, balance_after, seq FROM wallet_entries WHERE wallet_id = ? ORDER BY seq',
+      [w.id],
+    );
+    let running = 0;
+    entries.forEach((e, i) => {
+      if (!Number.isSafeInteger(e.amount) || e.amount <= 0) throw new Error(`wallet ${w.id}: entry amount ${e.amount} is not a positive integer`);
+      if (e.seq !== i + 1) throw new Error(`wallet ${w.id}: entry seq ${e.seq} at position ${i + 1}`);
+      running += e.direction === 'credit' ? e.amount : -e.amount;
+      if (running < 0) throw new Error(`wallet ${w.id}: balance went below zero at entry ${i + 1}`);
+      if (e.balance_after !== running) throw new Error(`wallet ${w.id}: balance_after ${e.balance_after} ≠ running ${running} at entry ${i + 1}`);
+    });
+    if (!Number.isSafeInteger(w.balance) || w.balance < 0) throw new Error(`wallet ${w.id}: balance ${w.balance}`);
+    if (w.balance !== running) throw new Error(`wallet ${w.id}: balance ${w.balance} ≠ Σcredits − Σdebits ${running}`);
+    if (Number(w.entry_seq) !== entries.length) throw new Error(`wallet ${w.id}: entry_seq ${w.entry_seq} ≠ ${entries.length} entries`);
+  }
+}
 
 /** Credits a wallet `times` × `amount` cents through the ledger (reference_type 'test'). */
 export async function fund(env: TestEnv, walletId: string, amount: number, times = 1): Promise<void> {
@@ -9,28 +86,3 @@ export async function fund(env: TestEnv, walletId: string, amount: number, times
     await db.tx((q) => credit(q, ids, { walletId, amount, referenceType: 'test', referenceId: ids(), description: 'test funding', at: env.clock.now() }));
   }
 }
-
-export async function balanceOf(env: TestEnv, walletId: string): Promise<number> {
-  const w = await env.rt.deps.db.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = ?', [walletId]);
-  return Number(w!.balance);
-}
-
-/** A submerchant row with its wallet, written directly (the submerchants API is another issue). */
-export async function addSubmerchant(env: TestEnv, merchantId = env.merchant.merchant_id): Promise<{ id: string; wallet_id: string }> {
-  const { db, ids } = env.rt.deps;
-  const id = ids();
-  const ts = env.clock.now().toISOString();
-  const walletId = await db.tx(async (q) => {
-    await q.run(
-      `INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, created_at, updated_at)
-       VALUES (?, ?, 'pj', 'Sub Loja', 'Sub Loja LTDA', '11222333000181', 'sub@example.com', ?, ?)`,
-      [id, merchantId, ts, ts],
-    );
-    return createWallet(q, ids, merchantId, 'submerchant', id, env.clock.now());
-  });
-  return { id, wallet_id: walletId };
-}
-
-export const CPF = '52998224725';
-export const CNPJ = '11222333000181';
-export const CNPJ_ALNUM = '12ABC34501DE35';

@@ -5,7 +5,8 @@
  * authenticated request) are registered here too.
  */
 import type { Hono } from 'hono';
-import type { AppDeps, RequestContext } from '../context.js';
+import type { AppDeps } from '../context.js';
+import type { DueJob } from '../due.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { systemHandlers } from './system.js';
 import { tokenHandlers } from './tokens.js';
@@ -15,6 +16,11 @@ import { recipientHandlers } from './recipients.js';
 import { paymentLinkHandlers } from './paymentLinks.js';
 import { advanceWithdrawals } from '../services/withdrawals.js';
 import { expireDueLinks } from '../services/paymentLinks.js';
+import { chargeHandlers } from './charges.js';
+import { receivableHandlers } from './receivables.js';
+import { walletHandlers } from './wallets.js';
+import { clockHandlers } from './clock.js';
+import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -24,18 +30,25 @@ export const handlers = {
   ...withdrawalHandlers,
   ...recipientHandlers,
   ...paymentLinkHandlers,
+  ...chargeHandlers,
+  ...receivableHandlers,
+  ...walletHandlers,
+  ...clockHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [];
 
-export const dueWork: Array<(ctx: RequestContext) => Promise<void>> = [
+/**
+ * Time-based moves, each one bounded batch per call (see src/server/due.ts). They run before
+ * every authenticated request for its merchant, and `runDueWork` sweeps them to the end.
+ */
+export const dueWork: DueJob[] = [
+  decidePendingCardCharges,
+  expireDuePixCharges,
+  settleDueReceivables,
   // sandbox payout rail: pending → processing → completed | failed (src/domain/sandbox-payouts.ts)
-  async (ctx) => {
-    await advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now());
-  },
+  (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
   // payment links whose expires_at has passed → expired
-  async (ctx) => {
-    await expireDueLinks(ctx.db, ctx.merchantId, ctx.now());
-  },
+  (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
 ];

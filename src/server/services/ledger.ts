@@ -15,6 +15,8 @@ export interface EntryRow {
   reference_id: string;
   description: string;
   created_at: string;
+  /** position in the wallet's chain of entries (1, 2, 3…) */
+  seq: number;
 }
 
 export interface Movement {
@@ -38,13 +40,12 @@ export async function post(q: Queryable, ids: IdGenerator, direction: Direction,
   const ts = m.at.toISOString();
   const row =
     direction === 'credit'
-      ? await q.get<{ balance: number }>('UPDATE wallets SET balance = balance + ?, updated_at = ? WHERE id = ? RETURNING balance', [
-          m.amount,
-          ts,
-          m.walletId,
-        ])
-      : await q.get<{ balance: number }>(
-          'UPDATE wallets SET balance = balance - ?, updated_at = ? WHERE id = ? AND balance >= ? RETURNING balance',
+      ? await q.get<{ balance: number; entry_seq: number }>(
+          'UPDATE wallets SET balance = balance + ?, entry_seq = entry_seq + 1, updated_at = ? WHERE id = ? RETURNING balance, entry_seq',
+          [m.amount, ts, m.walletId],
+        )
+      : await q.get<{ balance: number; entry_seq: number }>(
+          'UPDATE wallets SET balance = balance - ?, entry_seq = entry_seq + 1, updated_at = ? WHERE id = ? AND balance >= ? RETURNING balance, entry_seq',
           [m.amount, ts, m.walletId, m.amount],
         );
   if (!row) {
@@ -62,11 +63,12 @@ export async function post(q: Queryable, ids: IdGenerator, direction: Direction,
     reference_id: m.referenceId,
     description: m.description,
     created_at: ts,
+    seq: Number(row.entry_seq),
   };
   await q.run(
-    `INSERT INTO wallet_entries (id, wallet_id, direction, amount, balance_after, reference_type, reference_id, description, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [entry.id, entry.wallet_id, entry.direction, entry.amount, entry.balance_after, entry.reference_type, entry.reference_id, entry.description, entry.created_at],
+    `INSERT INTO wallet_entries (id, wallet_id, direction, amount, balance_after, reference_type, reference_id, description, created_at, seq)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [entry.id, entry.wallet_id, entry.direction, entry.amount, entry.balance_after, entry.reference_type, entry.reference_id, entry.description, entry.created_at, entry.seq],
   );
   return entry;
 }

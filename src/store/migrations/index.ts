@@ -10,6 +10,8 @@ import { m200_ledger } from './200_ledger.js';
 import { m250_withdrawals } from './250_withdrawals.js';
 import { m260_recipients } from './260_recipients.js';
 import { m270_payment_links } from './270_payment_links.js';
+import { m210_charges } from './210_charges.js';
+import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 
 export interface Migration {
   version: number;
@@ -21,6 +23,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m100_foundation,
   m110_meta,
   m200_ledger,
+  m210_charges,
+  m211_wallet_entry_seq,
   m250_withdrawals,
   m260_recipients,
   m270_payment_links,

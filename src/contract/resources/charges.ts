@@ -1,0 +1,231 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.js';
+import { currency, listQuery, metadata, nonEmpty, positiveCents, cents, qEnum, timestamp, uuid } from '../common.js';
+import { qFrom, qTo } from '../filters.js';
+import { CARD_BRANDS } from '../../domain/brands.js';
+import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
+import { MAX_INSTALLMENTS } from '../../domain/fees.js';
+import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
+import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+
+export const CHARGE_STATUSES = statusesOf('charge') as [StatusOf<'charge'>, ...StatusOf<'charge'>[]];
+export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
+export const PRODUCT_TYPES = ['physical', 'digital'] as const;
+export const CUSTOMER_TYPES = ['individual', 'company'] as const;
+
+/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. */
+export const MAX_CHARGE_AMOUNT = 1_000_000_000;
+const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
+
+const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');
+
+export const customerInput = z
+  .strictObject({
+    name: nonEmpty(120),
+    email: z.email({ error: 'must be an e-mail address' }).max(254),
+    tax_id: z
+      .string({ error: 'must be a CPF (11 digits) or a CNPJ (14 characters)' })
+      .transform(digitsOnly)
+      .pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' })),
+    phone: z
+      .string({ error: 'must be a phone number' })
+      .transform((v) => v.replace(/[\s()\-]/g, ''))
+      .pipe(z.string().regex(/^\+?\d{10,13}$/, { error: 'must be a phone number with area code, e.g. +5511987654321' })),
+    type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
+  })
+  .superRefine((c, ctx) => {
+    if (c.type === 'individual' && !isValidCpf(c.tax_id)) {
+      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CPF (11 digits) for an individual customer' });
+    }
+    if (c.type === 'company' && !isValidCnpj(c.tax_id.toUpperCase())) {
+      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CNPJ (14 characters) for a company customer' });
+    }
+  });
+
+export const itemInput = z.strictObject({
+  name: nonEmpty(200),
+  quantity: z.int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(100_000, { error: 'must be at most 100000' }),
+  unit_price: cents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents` }),
+  tangible: z.boolean({ error: 'must be true or false' }),
+});
+
+export const splitRuleInput = z
+  .strictObject({
+    submerchant_id: uuid().nullable().optional().describe("omitted or null: the merchant's own share"),
+    amount: chargeCents().optional(),
+    percentage: z
+      .number({ error: 'must be a number from 0.01 to 100' })
+      .gt(0, { error: 'must be greater than 0' })
+      .max(100, { error: 'must be at most 100' })
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'must have at most 2 decimal places' })
+      .optional(),
+    charge_processing_fee: z.boolean({ error: 'must be true or false' }).optional().describe('default true'),
+  })
+  .superRefine((r, ctx) => {
+    if ((r.amount === undefined) === (r.percentage === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'give exactly one of amount (cents) or percentage' });
+    }
+  });
+
+const chargeCommon = {
+  amount: chargeCents(),
+  product_type: z.enum(PRODUCT_TYPES, { error: `must be one of: ${PRODUCT_TYPES.join(', ')}` }),
+  customer: customerInput,
+  items: z.array(itemInput, { error: 'must be an array of items' }).min(1, { error: 'must have at least one item' }).max(100, { error: 'must have at most 100 items' }),
+  submerchant_id: uuid().optional(),
+  shipping_amount: cents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents` }).optional(),
+  currency: currency().optional(),
+  metadata: metadata().optional(),
+  split_rules: z.array(splitRuleInput).min(1, { error: 'must have at least one rule when given' }).max(10, { error: 'must have at most 10 rules' }).optional(),
+};
+
+export const cardDetails = z.strictObject({
+  token: z.string({ error: 'must be the card token from POST /v1/tokens' }).min(1, { error: 'must not be empty' }).max(100),
+  installments: z
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(MAX_INSTALLMENTS, { error: `must be at most ${MAX_INSTALLMENTS}` })
+    .optional()
+    .describe('1 to 12, default 1'),
+});
+
+export const pixPaymentDetails = z.strictObject({
+  expires_in: z
+    .int({ error: 'must be a whole number of seconds' })
+    .min(PIX_MIN_EXPIRES_IN_S, { error: `must be at least ${PIX_MIN_EXPIRES_IN_S} seconds` })
+    .max(PIX_MAX_EXPIRES_IN_S, { error: `must be at most ${PIX_MAX_EXPIRES_IN_S} seconds (30 days)` })
+    .optional()
+    .describe('seconds until the BR Code expires; default 3600'),
+});
+
+export const chargeCreate = z.discriminatedUnion(
+  'payment_method',
+  [
+    z.strictObject({ ...chargeCommon, payment_method: z.literal('credit_card'), payment_details: cardDetails }),
+    z.strictObject({ ...chargeCommon, payment_method: z.literal('pix'), payment_details: pixPaymentDetails.optional() }),
+  ],
+  { error: `payment_method must be one of: ${PAYMENT_METHODS.join(', ')}` },
+);
+export type ChargeCreate = z.infer<typeof chargeCreate>;
+
+export const chargeSplitRule = z.object({
+  submerchant_id: uuid().nullable().describe("null: the merchant's own share"),
+  amount: z.int().describe('cents of the charge amount this party receives (gross)'),
+  percentage: z.number().nullable(),
+  charge_processing_fee: z.boolean(),
+});
+
+export const charge = z.object({
+  id: uuid(),
+  merchant_id: uuid(),
+  submerchant_id: uuid().nullable(),
+  amount: z.int(),
+  currency: z.string(),
+  status: z.enum(CHARGE_STATUSES),
+  payment_method: z.enum(PAYMENT_METHODS),
+  product_type: z.string(),
+  installments: z.int(),
+  shipping_amount: z.int(),
+  customer: z.object({ name: z.string(), email: z.string(), tax_id: z.string(), phone: z.string(), type: z.string() }),
+  items: z.array(z.object({ name: z.string(), quantity: z.int(), unit_price: z.int(), tangible: z.boolean() })),
+  split_rules: z.array(chargeSplitRule),
+  metadata: z.record(z.string(), z.unknown()).nullable(),
+  card: z
+    .object({ brand: z.enum(CARD_BRANDS), first_six: z.string(), last_four: z.string(), holder_name: z.string() })
+    .nullable()
+    .describe('credit_card only'),
+  pix: z
+    .object({ qr_code: z.string().describe('BR Code "copia e cola" payload'), expires_at: timestamp() })
+    .nullable()
+    .describe('pix only'),
+  fee_amount: z.int().nullable().describe('MDR of the whole charge, set on capture'),
+  net_amount: z.int().nullable().describe('amount − fee_amount, set on capture'),
+  failure_code: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  captured_at: timestamp().nullable(),
+  failed_at: timestamp().nullable(),
+  refunded_at: timestamp().nullable(),
+  created_at: timestamp(),
+  updated_at: timestamp(),
+});
+export type Charge = z.infer<typeof charge>;
+
+export const chargeListQuery = listQuery({
+  status: qEnum(CHARGE_STATUSES).optional(),
+  payment_method: qEnum(PAYMENT_METHODS).optional(),
+  submerchant_id: uuid().optional(),
+  start_date: qFrom().optional().describe('created at or after (date or date-time)'),
+  end_date: qTo().optional().describe('created at or before (date: the whole day)'),
+});
+
+const CHARGE_COLUMNS = ['id', 'status', 'payment_method', 'amount', 'installments', 'failure_code', 'created_at'] as const;
+
+export const chargeEndpoints = [
+  endpoint({
+    id: 'charges.create',
+    method: 'POST',
+    path: '/v1/charges',
+    summary: 'Create a charge (credit_card with a token, or pix with a BR Code)',
+    auth: 'secret',
+    body: chargeCreate,
+    response: charge,
+    status: 201,
+    message: 'Charge created',
+    tag: 'Charges',
+    cli: {
+      command: ['charges', 'create'],
+      example:
+        'mpay charges create --input charge.json   # {"amount":10000,"product_type":"digital","payment_method":"credit_card","payment_details":{"token":"tok_…","installments":3},"customer":{…},"items":[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]}',
+      columns: CHARGE_COLUMNS,
+    },
+  }),
+  endpoint({
+    id: 'charges.list',
+    method: 'GET',
+    path: '/v1/charges',
+    summary: 'List charges, newest first',
+    auth: 'secret',
+    query: chargeListQuery,
+    response: charge,
+    list: true,
+    message: 'Charges retrieved',
+    tag: 'Charges',
+    cli: { command: ['charges', 'list'], example: 'mpay charges list --status captured --payment-method pix --start-date 2026-01-01', columns: CHARGE_COLUMNS },
+  }),
+  endpoint({
+    id: 'charges.get',
+    method: 'GET',
+    path: '/v1/charges/{id}',
+    summary: 'Retrieve a charge',
+    auth: 'secret',
+    response: charge,
+    message: 'Charge retrieved',
+    tag: 'Charges',
+    cli: { command: ['charges', 'get'], example: 'mpay charges get 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
+  }),
+  endpoint({
+    id: 'charges.refund',
+    method: 'POST',
+    path: '/v1/charges/{id}/refund',
+    summary: 'Refund a captured charge in full (extension): pending receivables cancelled, received amounts debited',
+    auth: 'secret',
+    response: charge,
+    status: 200,
+    message: 'Charge refunded',
+    tag: 'Charges',
+    cli: { command: ['charges', 'refund'], example: 'mpay charges refund 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --yes', columns: CHARGE_COLUMNS },
+  }),
+  endpoint({
+    id: 'charges.sandboxPay',
+    method: 'POST',
+    path: '/v1/sandbox/charges/{id}/pay',
+    summary: 'Sandbox: pay a pending PIX charge as the buyer would',
+    auth: 'secret',
+    response: charge,
+    status: 200,
+    sandbox: true,
+    message: 'PIX charge paid',
+    tag: 'Sandbox',
+    cli: { command: ['sandbox', 'pay'], example: 'mpay sandbox pay 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
+  }),
+] as const;

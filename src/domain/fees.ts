@@ -1,0 +1,147 @@
+/**
+ * The money rules of a sale, pure and in integer cents (rates in basis points, 1/10000):
+ * the MDR by payment method and installments, how a charge divides among its split parties,
+ * how each party's share and fee spread over installments, and the anticipation fee.
+ *
+ * Rules (contract, Money):
+ * - Card MDR: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %; PIX 0.99 %.
+ * - A fee is MDR × amount, rounded half up to the cent (`percentOf`).
+ * - Installment remainders go to the first installment (`splitInstallments`), for the gross
+ *   and for the fee alike; net = gross − fee per installment.
+ * - Card receivables settle at capture + 30 × n days; PIX at once.
+ * - Anticipation fee per receivable = net × 2.5 % / 30 × days until settlement, rounded half up.
+ */
+import { assertCents, percentOf, splitInstallments } from './money.js';
+
+export type PaymentMethod = 'credit_card' | 'pix';
+
+export const MAX_INSTALLMENTS = 12;
+export const PIX_MDR_BPS = 99;
+/** 2.5 % per 30 days, in basis points. */
+export const ANTICIPATION_MONTHLY_BPS = 250;
+export const SETTLEMENT_DAYS_PER_INSTALLMENT = 30;
+export const DAY_MS = 86_400_000;
+
+/** Card MDR in basis points for a number of installments (1–12). */
+export function cardMdrBps(installments: number): number {
+  if (!Number.isInteger(installments) || installments < 1 || installments > MAX_INSTALLMENTS) {
+    throw new RangeError(`installments must be 1 to ${MAX_INSTALLMENTS}`);
+  }
+  if (installments === 1) return 299;
+  if (installments <= 6) return 349;
+  return 399;
+}
+
+export function mdrBps(method: PaymentMethod, installments: number): number {
+  return method === 'pix' ? PIX_MDR_BPS : cardMdrBps(installments);
+}
+
+/** One split rule, already validated: a fixed amount or a percentage in basis points (100 % = 10000). */
+export type ShareRule = { amount: number } | { percentageBps: number };
+
+/**
+ * Divides a charge amount among split rules. Fixed amounts are taken as given (they must add
+ * up to the amount); percentages are floored to the cent and the remainder goes to the first
+ * rule, so the shares always add up to the amount exactly.
+ */
+export function splitShares(amount: number, rules: readonly ShareRule[]): number[] {
+  assertCents(amount);
+  if (rules.length === 0) return [amount];
+  const shares = rules.map((r) => ('amount' in r ? r.amount : Math.floor((amount * r.percentageBps) / 10000)));
+  if (rules.every((r) => 'percentageBps' in r)) {
+    shares[0]! += amount - shares.reduce((a, b) => a + b, 0);
+  }
+  if (shares.reduce((a, b) => a + b, 0) !== amount) throw new PlanError('split shares do not add up to the amount');
+  return shares;
+}
+
+export interface PartyInput<K> {
+  key: K;
+  share: number;
+  /** false: this party's fee is paid by the first party that bears fees */
+  bearsFee: boolean;
+}
+
+export interface InstallmentPlan {
+  installment: number;
+  gross: number;
+  fee: number;
+  net: number;
+  /** days after capture */
+  settlementDays: number;
+}
+
+export interface PartyPlan<K> {
+  key: K;
+  share: number;
+  fee: number;
+  net: number;
+  installments: InstallmentPlan[];
+}
+
+export interface SalePlan<K> {
+  mdrBps: number;
+  fee: number;
+  net: number;
+  parties: PartyPlan<K>[];
+}
+
+export class PlanError extends Error {}
+
+/**
+ * The receivables of a captured sale: for every party and installment, gross, fee and net.
+ * Each party's fee is the MDR of its share rounded half up; a party that does not bear fees
+ * passes its fee to the first party that does. Gross and fee are each spread over the
+ * installments with the remainder on the first; card installment n settles 30 × n days
+ * after capture, PIX at once. Throws PlanError if some receivable would net less than one cent.
+ */
+export function planSale<K>(method: PaymentMethod, installments: number, parties: readonly PartyInput<K>[]): SalePlan<K> {
+  const bps = mdrBps(method, installments);
+  const n = method === 'pix' ? 1 : installments;
+  if (parties.length === 0) throw new PlanError('a sale needs at least one party');
+  const liable = parties.findIndex((p) => p.bearsFee);
+  if (liable < 0) throw new PlanError('at least one split party must bear the processing fee');
+  const fees = parties.map(() => 0);
+  parties.forEach((p, i) => {
+    assertCents(p.share);
+    fees[p.bearsFee ? i : liable]! += percentOf(p.share, bps);
+  });
+  const out: PartyPlan<K>[] = parties.map((p, i) => {
+    const fee = fees[i]!;
+    const gross = splitInstallments(p.share, n);
+    const feeParts = splitInstallments(fee, n);
+    const inst = gross.map((g, j) => ({
+      installment: j + 1,
+      gross: g,
+      fee: feeParts[j]!,
+      net: g - feeParts[j]!,
+      settlementDays: method === 'pix' ? 0 : SETTLEMENT_DAYS_PER_INSTALLMENT * (j + 1),
+    }));
+    for (const x of inst) {
+      if (x.gross < 1 || x.net < 1) {
+        throw new PlanError(
+          `the share of ${p.share} cents is too small for ${n} installment(s) after a fee of ${fee} cents: every installment must net at least 1 cent`,
+        );
+      }
+    }
+    return { key: p.key, share: p.share, fee, net: p.share - fee, installments: inst };
+  });
+  const fee = fees.reduce((a, b) => a + b, 0);
+  const total = parties.reduce((a, p) => a + p.share, 0);
+  return { mdrBps: bps, fee, net: total - fee, parties: out };
+}
+
+/** Whole days from `now` until `settlement` (a part of a day counts as a day); 0 when due. */
+export function daysUntil(settlement: Date, now: Date): number {
+  const ms = settlement.getTime() - now.getTime();
+  return ms <= 0 ? 0 : Math.ceil(ms / DAY_MS);
+}
+
+/** net × 2.5 % / 30 × days, rounded half up to the cent (exact integer arithmetic). */
+export function anticipationFee(net: number, days: number): number {
+  assertCents(net);
+  if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be a non-negative integer');
+  const num = BigInt(net) * BigInt(ANTICIPATION_MONTHLY_BPS) * BigInt(days);
+  const den = 10000n * 30n;
+  return Number((num * 2n + den) / (2n * den));
+}

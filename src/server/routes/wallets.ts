@@ -1,0 +1,88 @@
+import type { walletEndpoints, Wallet, WalletEntry } from '../../contract/resources/wallets.js';
+import type { Queryable } from '../../store/db.js';
+import type { Handlers } from '../context.js';
+import { invalid, notFound } from '../errors.js';
+
+interface WalletRow {
+  id: string;
+  owner_type: Wallet['owner_type'];
+  owner_id: string;
+  currency: string;
+  balance: number;
+  created_at: string;
+  updated_at: string;
+}
+
+const WALLET_COLS = 'id, owner_type, owner_id, currency, balance, created_at, updated_at';
+const ENTRY_COLS = 'id, wallet_id, direction, amount, balance_after, reference_type, reference_id, description, created_at';
+
+const walletRecord = (r: WalletRow): Wallet => ({ ...r, balance: Number(r.balance) });
+const entryRecord = (r: WalletEntry): WalletEntry => ({ ...r, amount: Number(r.amount), balance_after: Number(r.balance_after) });
+
+async function myWallet(q: Queryable, merchantId: string, id: string): Promise<WalletRow> {
+  const w = await q.get<WalletRow>(`SELECT ${WALLET_COLS} FROM wallets WHERE id = ? AND merchant_id = ?`, [id, merchantId]);
+  if (!w) throw notFound('Wallet');
+  return w;
+}
+
+export const walletHandlers: Handlers<typeof walletEndpoints> = {
+  'wallets.list': async (ctx, { query, page }) => {
+    const where = ['merchant_id = ?'];
+    const args: (string | number)[] = [ctx.merchantId];
+    if (query.owner_type) (where.push('owner_type = ?'), args.push(query.owner_type));
+    if (query.owner_id) (where.push('owner_id = ?'), args.push(query.owner_id));
+    const w = where.join(' AND ');
+    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallets WHERE ${w}`, args);
+    const rows = await ctx.db.all<WalletRow>(`SELECT ${WALLET_COLS} FROM wallets WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+      ...args,
+      page.limit,
+      page.offset,
+    ]);
+    return { items: rows.map(walletRecord), total: Number(total?.n ?? 0) };
+  },
+
+  'wallets.entries': async (ctx, { params, query, page }) => {
+    await myWallet(ctx.db, ctx.merchantId, params.wallet_id!);
+    const where = ['wallet_id = ?'];
+    const args: (string | number)[] = [params.wallet_id!];
+    if (query.reference_type) (where.push('reference_type = ?'), args.push(query.reference_type));
+    if (query.direction) (where.push('direction = ?'), args.push(query.direction));
+    if (query.start_date) (where.push('created_at >= ?'), args.push(query.start_date));
+    if (query.end_date) (where.push('created_at < ?'), args.push(query.end_date));
+    const w = where.join(' AND ');
+    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_entries WHERE ${w}`, args);
+    const rows = await ctx.db.all<WalletEntry>(`SELECT ${ENTRY_COLS} FROM wallet_entries WHERE ${w} ORDER BY seq DESC LIMIT ? OFFSET ?`, [
+      ...args,
+      page.limit,
+      page.offset,
+    ]);
+    return { items: rows.map(entryRecord), total: Number(total?.n ?? 0) };
+  },
+
+  'wallets.statement': async (ctx, { params, query }) => {
+    const wallet = await myWallet(ctx.db, ctx.merchantId, params.wallet_id!);
+    if (query.end_date <= query.start_date) throw invalid('end_date', 'must not be before start_date');
+    const sums = `SELECT COALESCE(SUM(CASE WHEN direction = 'credit' THEN amount ELSE 0 END), 0) AS credits,
+                         COALESCE(SUM(CASE WHEN direction = 'debit' THEN amount ELSE 0 END), 0) AS debits
+                    FROM wallet_entries WHERE wallet_id = ?`;
+    const before = await ctx.db.get<{ credits: number; debits: number }>(`${sums} AND created_at < ?`, [wallet.id, query.start_date]);
+    const entries = await ctx.db.all<WalletEntry>(
+      `SELECT ${ENTRY_COLS} FROM wallet_entries WHERE wallet_id = ? AND created_at >= ? AND created_at < ? ORDER BY seq`,
+      [wallet.id, query.start_date, query.end_date],
+    );
+    const opening = Number(before?.credits ?? 0) - Number(before?.debits ?? 0);
+    let credits = 0;
+    let debits = 0;
+    for (const e of entries) {
+      if (e.direction === 'credit') credits += Number(e.amount);
+      else debits += Number(e.amount);
+    }
+    return {
+      wallet_id: wallet.id,
+      start_date: query.start_date,
+      end_date: new Date(Date.parse(query.end_date) - 1).toISOString(),
+      entries: entries.map(entryRecord),
+      summary: { opening_balance: opening, closing_balance: opening + credits - debits, total_credits: credits, total_debits: debits },
+    };
+  },
+};

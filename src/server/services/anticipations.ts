@@ -1,0 +1,181 @@
+/**
+ * Spot anticipation: pending card receivables of one wallet are paid ahead of their
+ * settlement date for a fee of net × 2.5 % / 30 × days until settlement (per receivable,
+ * rounded half up). In the sandbox the acquirer approves at once: the receivables become
+ * `anticipated` and the wallet is credited the total net (reference_type anticipation), all
+ * in one transaction with the anticipation.approved event. When nothing is eligible the
+ * anticipation is recorded as refused (anticipation.refused) with the reason.
+ */
+import type { Anticipation } from '../../contract/resources/receivables.js';
+import { anticipationFee, daysUntil } from '../../domain/fees.js';
+import { assertTransition } from '../../domain/lifecycle.js';
+import { json, type Queryable } from '../../store/db.js';
+import type { RequestContext } from '../context.js';
+import { ApiError, invalid } from '../errors.js';
+import type { ReceivableRow } from './charges.js';
+import { emitEvent } from './events.js';
+import { credit } from './ledger.js';
+
+export interface AnticipationRow {
+  id: string;
+  merchant_id: string;
+  submerchant_id: string | null;
+  wallet_id: string;
+  status: Anticipation['status'];
+  anticipation_type: 'spot';
+  requested_amount: number | null;
+  receivable_ids: string;
+  total_gross_amount: number;
+  total_fee_amount: number;
+  total_net_amount: number;
+  refusal_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function anticipationRecord(r: AnticipationRow): Anticipation {
+  return {
+    ...r,
+    requested_amount: r.requested_amount === null ? null : Number(r.requested_amount),
+    receivable_ids: json.from<string[]>(r.receivable_ids, []),
+    total_gross_amount: Number(r.total_gross_amount),
+    total_fee_amount: Number(r.total_fee_amount),
+    total_net_amount: Number(r.total_net_amount),
+  };
+}
+
+const MAX_PICK = 500;
+
+export interface AnticipationRequest {
+  receivable_ids?: string[];
+  amount?: number;
+  submerchant_id?: string;
+}
+
+async function ownerWallet(q: Queryable, merchantId: string, submerchantId: string | undefined): Promise<string> {
+  if (submerchantId) {
+    const s = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [submerchantId, merchantId]);
+    if (!s) throw new ApiError('not_found', 'submerchant_id: submerchant not found', [{ field: 'submerchant_id', message: 'submerchant not found' }]);
+  }
+  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE merchant_id = ? AND owner_type = ? AND owner_id = ? AND currency = 'BRL'", [
+    merchantId,
+    submerchantId ? 'submerchant' : 'merchant',
+    submerchantId ?? merchantId,
+  ]);
+  if (!w) {
+    if (submerchantId) throw new ApiError('business_rule', 'submerchant_id: the submerchant has no wallet yet (it has received no charge)');
+    throw new Error(`merchant ${merchantId} has no wallet`);
+  }
+  return w.id;
+}
+
+export async function createAnticipation(ctx: RequestContext, body: AnticipationRequest): Promise<Anticipation> {
+  const now = ctx.now();
+  const ts = now.toISOString();
+  const { deps } = ctx;
+  return ctx.db.tx(async (q) => {
+    const walletId = await ownerWallet(q, ctx.merchantId, body.submerchant_id);
+    let picked: ReceivableRow[] = [];
+    let refusal: string | null = null;
+
+    if (body.receivable_ids) {
+      const ids = body.receivable_ids;
+      const rows = await q.all<ReceivableRow>(
+        `SELECT * FROM receivables WHERE merchant_id = ? AND id IN (${ids.map(() => '?').join(', ')})${q.dialect.forUpdate}`,
+        [ctx.merchantId, ...ids],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      const problems: string[] = [];
+      ids.forEach((id, i) => {
+        const r = byId.get(id);
+        if (!r) throw new ApiError('not_found', `receivable_ids[${i}]: receivable not found`, [{ field: `receivable_ids[${i}]`, message: 'receivable not found' }]);
+        if (r.wallet_id !== walletId) {
+          throw invalid(
+            `receivable_ids[${i}]`,
+            r.submerchant_id
+              ? `belongs to submerchant ${r.submerchant_id}; anticipate it with submerchant_id`
+              : "is the merchant's own receivable; anticipate it without submerchant_id",
+          );
+        }
+        if (r.status !== 'pending') problems.push(`${id} is ${r.status}`);
+        else if (r.payment_method !== 'credit_card') problems.push(`${id} is a ${r.payment_method} receivable`);
+        else if (r.settlement_date <= ts) problems.push(`${id} is already due`);
+      });
+      if (problems.length) refusal = `Not eligible for anticipation (only pending card receivables before their settlement date): ${problems.join('; ')}`;
+      else picked = ids.map((id) => byId.get(id)!);
+    } else {
+      const candidates = await q.all<ReceivableRow>(
+        `SELECT * FROM receivables
+          WHERE wallet_id = ? AND merchant_id = ? AND status = 'pending' AND payment_method = 'credit_card' AND settlement_date > ?
+          ORDER BY settlement_date, id${q.dialect.forUpdate}`,
+        [walletId, ctx.merchantId, ts],
+      );
+      let left = body.amount!;
+      for (const r of candidates) {
+        if (picked.length >= MAX_PICK) break;
+        if (Number(r.net_amount) <= left) {
+          picked.push(r);
+          left -= Number(r.net_amount);
+        }
+      }
+      if (!picked.length) {
+        refusal = candidates.length
+          ? `No pending receivable fits in ${body.amount} cents; the smallest available nets ${Math.min(...candidates.map((c) => Number(c.net_amount)))} cents`
+          : 'No pending card receivable is available for anticipation';
+      }
+    }
+
+    const id = deps.ids();
+    let gross = 0;
+    let fee = 0;
+    const fees = picked.map((r) => {
+      const f = anticipationFee(Number(r.net_amount), daysUntil(new Date(r.settlement_date), now));
+      gross += Number(r.net_amount);
+      fee += f;
+      return f;
+    });
+    const status = refusal ? 'refused' : 'approved';
+    assertTransition('anticipation', 'pending', status);
+    await q.run(
+      `INSERT INTO anticipations (id, merchant_id, submerchant_id, wallet_id, status, anticipation_type, requested_amount, receivable_ids,
+         total_gross_amount, total_fee_amount, total_net_amount, refusal_reason, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'spot', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        ctx.merchantId,
+        body.submerchant_id ?? null,
+        walletId,
+        status,
+        body.amount ?? null,
+        JSON.stringify(picked.map((r) => r.id)),
+        gross,
+        fee,
+        gross - fee,
+        refusal,
+        ts,
+        ts,
+      ],
+    );
+    for (const [i, r] of picked.entries()) {
+      assertTransition('receivable', r.status, 'anticipated');
+      const u = await q.run(
+        "UPDATE receivables SET status = 'anticipated', anticipation_id = ?, anticipation_fee_amount = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+        [id, fees[i]!, ts, r.id],
+      );
+      if (u.changes !== 1) throw new Error(`receivable ${r.id} changed under an anticipation`);
+    }
+    if (picked.length) {
+      await credit(q, deps.ids, {
+        walletId,
+        amount: gross - fee,
+        referenceType: 'anticipation',
+        referenceId: id,
+        description: `Anticipation of ${picked.length} receivable(s)`,
+        at: now,
+      });
+    }
+    const out = anticipationRecord((await q.get<AnticipationRow>('SELECT * FROM anticipations WHERE id = ?', [id]))!);
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: refusal ? 'anticipation.refused' : 'anticipation.approved', data: out, at: now });
+    return out;
+  });
+}

@@ -1,0 +1,558 @@
+/**
+ * Charges and the sandbox acquirer. A charge is inserted `pending` (event charge.pending) in
+ * one transaction; a card charge is then decided in a second transaction right after the
+ * first commits (captured → receivables per installment and split party, or failed with a
+ * reason), by the sandbox's test cards. A PIX charge waits for its payment (sandbox: POST
+ * /v1/sandbox/charges/{id}/pay), which captures it and credits each party's wallet at once,
+ * or expires. A card charge left pending by a crash between the two transactions is decided
+ * by the due-work sweep.
+ */
+import type { Charge, ChargeCreate } from '../../contract/resources/charges.js';
+import type { Receivable } from '../../contract/resources/receivables.js';
+import { assertTransition } from '../../domain/lifecycle.js';
+import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
+import { buildBrCode } from '../../domain/brcode.js';
+import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
+import type { CardBrand } from '../../domain/brands.js';
+import { json, type Queryable } from '../../store/db.js';
+import type { AppDeps, RequestContext } from '../context.js';
+import type { DueContext } from '../due.js';
+import { DUE_BATCH } from '../due.js';
+import { ApiError, invalid, notFound } from '../errors.js';
+import { emitEvent } from './events.js';
+import { credit, debit } from './ledger.js';
+import { createWallet } from './wallets.js';
+
+export interface ChargeRow {
+  id: string;
+  merchant_id: string;
+  submerchant_id: string | null;
+  amount: number;
+  shipping_amount: number;
+  currency: string;
+  status: Charge['status'];
+  payment_method: PaymentMethod;
+  product_type: string;
+  installments: number;
+  customer: string;
+  items: string;
+  split_rules: string;
+  parties: string;
+  metadata: string | null;
+  card_token: string | null;
+  card_brand: CardBrand | null;
+  card_first_six: string | null;
+  card_last_four: string | null;
+  card_holder_name: string | null;
+  pix_qr_code: string | null;
+  pix_expires_at: string | null;
+  fee_amount: number | null;
+  net_amount: number | null;
+  failure_code: string | null;
+  failure_reason: string | null;
+  captured_at: string | null;
+  failed_at: string | null;
+  refunded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A party of the sale as stored on the charge: who receives, into which wallet. */
+export interface StoredParty {
+  submerchant_id: string | null;
+  wallet_id: string;
+  share: number;
+  bears_fee: boolean;
+}
+
+export function chargeRecord(r: ChargeRow): Charge {
+  const num = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    id: r.id,
+    merchant_id: r.merchant_id,
+    submerchant_id: r.submerchant_id,
+    amount: Number(r.amount),
+    currency: r.currency,
+    status: r.status,
+    payment_method: r.payment_method,
+    product_type: r.product_type,
+    installments: Number(r.installments),
+    shipping_amount: Number(r.shipping_amount),
+    customer: json.from(r.customer, { name: '', email: '', tax_id: '', phone: '', type: '' }),
+    items: json.from(r.items, []),
+    split_rules: json.from(r.split_rules, []),
+    metadata: json.from(r.metadata, null),
+    card:
+      r.payment_method === 'credit_card' && r.card_brand
+        ? { brand: r.card_brand, first_six: r.card_first_six ?? '', last_four: r.card_last_four ?? '', holder_name: r.card_holder_name ?? '' }
+        : null,
+    pix: r.payment_method === 'pix' && r.pix_qr_code ? { qr_code: r.pix_qr_code, expires_at: r.pix_expires_at ?? '' } : null,
+    fee_amount: num(r.fee_amount),
+    net_amount: num(r.net_amount),
+    failure_code: r.failure_code,
+    failure_reason: r.failure_reason,
+    captured_at: r.captured_at,
+    failed_at: r.failed_at,
+    refunded_at: r.refunded_at,
+    created_at: r.created_at,
+    updated_at: r.updated_at,
+  };
+}
+
+export interface ReceivableRow {
+  id: string;
+  charge_id: string;
+  merchant_id: string;
+  submerchant_id: string | null;
+  wallet_id: string;
+  gross_amount: number;
+  net_amount: number;
+  fee_amount: number;
+  status: Receivable['status'];
+  payment_method: PaymentMethod;
+  installment: number;
+  installments: number;
+  settlement_date: string;
+  paid_at: string | null;
+  anticipation_id: string | null;
+  anticipation_fee_amount: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function receivableRecord(r: ReceivableRow): Receivable {
+  return {
+    ...r,
+    gross_amount: Number(r.gross_amount),
+    net_amount: Number(r.net_amount),
+    fee_amount: Number(r.fee_amount),
+    installment: Number(r.installment),
+    installments: Number(r.installments),
+    anticipation_fee_amount: r.anticipation_fee_amount === null ? null : Number(r.anticipation_fee_amount),
+  };
+}
+
+export async function loadCharge(q: Queryable, merchantId: string, id: string, lock = false): Promise<ChargeRow> {
+  const row = await q.get<ChargeRow>(`SELECT * FROM charges WHERE id = ? AND merchant_id = ?${lock ? q.dialect.forUpdate : ''}`, [id, merchantId]);
+  if (!row) throw notFound('Charge');
+  return row;
+}
+
+async function walletOf(q: Queryable, ownerType: 'merchant' | 'submerchant', ownerId: string): Promise<string | undefined> {
+  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = ? AND owner_id = ? AND currency = 'BRL'", [ownerType, ownerId]);
+  return w?.id;
+}
+
+interface SubmerchantRow {
+  id: string;
+  status: string;
+}
+
+async function mySubmerchant(q: Queryable, merchantId: string, id: string, field: string): Promise<SubmerchantRow> {
+  const s = await q.get<SubmerchantRow>('SELECT id, status FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [id, merchantId]);
+  if (!s) throw new ApiError('not_found', `${field}: submerchant not found`, [{ field, message: 'submerchant not found' }]);
+  if (s.status === 'rejected') {
+    throw new ApiError('business_rule', `${field}: the submerchant was rejected and cannot receive payments`, [
+      { field, message: 'submerchant was rejected' },
+    ]);
+  }
+  return s;
+}
+
+interface PartyDraft {
+  submerchant_id: string | null;
+  share: number;
+  bears_fee: boolean;
+}
+
+/** Checks the split rules against the charge and turns them into parties with shares. */
+function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyDraft[]; rules: Charge['split_rules'] } {
+  const rules = body.split_rules;
+  if (!rules) return { parties: [{ submerchant_id: body.submerchant_id ?? null, share: body.amount, bears_fee: true }], rules: [] };
+  const byAmount = rules.every((r) => r.amount !== undefined);
+  const byPct = rules.every((r) => r.percentage !== undefined);
+  if (!byAmount && !byPct) throw invalid('split_rules', 'use amounts in every rule or percentages in every rule, not both');
+  const seen = new Set<string>();
+  rules.forEach((r, i) => {
+    const key = r.submerchant_id ?? merchantId;
+    if (seen.has(key)) throw invalid(`split_rules[${i}].submerchant_id`, 'each party may appear in one rule only');
+    seen.add(key);
+  });
+  if (byAmount) {
+    const sum = rules.reduce((a, r) => a + r.amount!, 0);
+    if (sum !== body.amount) throw invalid('split_rules', `the rule amounts add up to ${sum} cents; they must add up to the charge amount, ${body.amount}`);
+  } else {
+    const bps = rules.reduce((a, r) => a + Math.round(r.percentage! * 100), 0);
+    if (bps !== 10000) throw invalid('split_rules', `the percentages add up to ${bps / 100}; they must add up to 100`);
+  }
+  if (!rules.some((r) => r.charge_processing_fee !== false)) {
+    throw invalid('split_rules', 'at least one rule must have charge_processing_fee true (the default)');
+  }
+  const shareRules: ShareRule[] = rules.map((r) => (byAmount ? { amount: r.amount! } : { percentageBps: Math.round(r.percentage! * 100) }));
+  const shares = splitShares(body.amount, shareRules);
+  const parties = rules.map((r, i) => ({ submerchant_id: r.submerchant_id ?? null, share: shares[i]!, bears_fee: r.charge_processing_fee !== false }));
+  return {
+    parties,
+    rules: rules.map((r, i) => ({
+      submerchant_id: r.submerchant_id ?? null,
+      amount: shares[i]!,
+      percentage: r.percentage ?? null,
+      charge_processing_fee: r.charge_processing_fee !== false,
+    })),
+  };
+}
+
+function planOf(method: PaymentMethod, installments: number, parties: readonly StoredParty[] | readonly PartyDraft[]) {
+  return planSale(
+    method,
+    installments,
+    parties.map((p, i): PartyInput<number> => ({ key: i, share: p.share, bearsFee: p.bears_fee })),
+  );
+}
+
+const iso = (d: Date) => d.toISOString();
+
+/** POST /v1/charges. Returns a card charge in its final state; a PIX charge pending. */
+export async function createCharge(ctx: RequestContext, body: ChargeCreate): Promise<Charge> {
+  const { deps } = ctx;
+  const now = ctx.now();
+  const shipping = body.shipping_amount ?? 0;
+  const itemsTotal = body.items.reduce((a, it) => a + it.quantity * it.unit_price, 0);
+  if (itemsTotal + shipping !== body.amount) {
+    throw invalid(
+      'amount',
+      `must equal the items (Σ quantity × unit_price = ${itemsTotal}) plus shipping_amount (${shipping}) = ${itemsTotal + shipping} cents; got ${body.amount}`,
+    );
+  }
+  const installments = body.payment_method === 'credit_card' ? (body.payment_details.installments ?? 1) : 1;
+  const { parties: drafts, rules } = draftParties(ctx.merchantId, body);
+  try {
+    planOf(body.payment_method, installments, drafts);
+  } catch (e) {
+    if (e instanceof PlanError) throw invalid(body.split_rules ? 'split_rules' : 'payment_details.installments', e.message);
+    throw e;
+  }
+
+  let card: { token: string; brand: CardBrand; first_six: string; last_four: string; holder: string } | null = null;
+  if (body.payment_method === 'credit_card') {
+    const t = await ctx.db.get<{ token: string; brand: CardBrand; first_six: string; last_four: string; encrypted: string }>(
+      'SELECT token, brand, first_six, last_four, encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?',
+      [body.payment_details.token, ctx.merchantId],
+    );
+    if (!t) {
+      throw new ApiError('invalid_token', 'payment_details.token: no such card token for this merchant; tokenize the card with POST /v1/tokens', [
+        { field: 'payment_details.token', message: 'no such card token for this merchant' },
+      ]);
+    }
+    let holder = '';
+    try {
+      holder = (JSON.parse(deps.keyring.decrypt(t.encrypted)) as { holderName?: string }).holderName ?? '';
+    } catch {
+      /* undecryptable blob: the acquirer step fails the charge with processing_error */
+    }
+    card = { token: t.token, brand: t.brand, first_six: t.first_six, last_four: t.last_four, holder };
+  }
+
+  const id = deps.ids();
+  let pix: { qr: string; expiresAt: string } | null = null;
+  if (body.payment_method === 'pix') {
+    const m = await ctx.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [ctx.merchantId]);
+    const expiresIn = body.payment_details?.expires_in ?? PIX_DEFAULT_EXPIRES_IN_S;
+    pix = {
+      qr: buildBrCode({
+        location: `${PIX_LOCATION_HOST}/v2/cobv/${id.replace(/-/g, '')}`,
+        amountCents: body.amount,
+        merchantName: m?.name ?? 'MPAY',
+        merchantCity: 'SAO PAULO',
+        txid: id.replace(/-/g, '').slice(7),
+      }),
+      expiresAt: iso(new Date(now.getTime() + expiresIn * 1000)),
+    };
+  }
+
+  const created = await ctx.db.tx(async (q) => {
+    if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
+    const parties: StoredParty[] = [];
+    for (const [i, p] of drafts.entries()) {
+      let walletId: string | undefined;
+      if (p.submerchant_id) {
+        await mySubmerchant(q, ctx.merchantId, p.submerchant_id, body.split_rules ? `split_rules[${i}].submerchant_id` : 'submerchant_id');
+        walletId = (await walletOf(q, 'submerchant', p.submerchant_id)) ?? (await createWallet(q, deps.ids, ctx.merchantId, 'submerchant', p.submerchant_id, now));
+      } else {
+        walletId = await walletOf(q, 'merchant', ctx.merchantId);
+        if (!walletId) throw new Error(`merchant ${ctx.merchantId} has no wallet`);
+      }
+      parties.push({ ...p, wallet_id: walletId });
+    }
+    const ts = iso(now);
+    await q.run(
+      `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
+         installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
+         card_holder_name, pix_qr_code, pix_expires_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        ctx.merchantId,
+        body.submerchant_id ?? null,
+        body.amount,
+        shipping,
+        body.currency ?? 'BRL',
+        body.payment_method,
+        body.product_type,
+        installments,
+        JSON.stringify(body.customer),
+        JSON.stringify(body.items),
+        JSON.stringify(rules),
+        JSON.stringify(parties),
+        json.to(body.metadata),
+        card?.token ?? null,
+        card?.brand ?? null,
+        card?.first_six ?? null,
+        card?.last_four ?? null,
+        card?.holder ?? null,
+        pix?.qr ?? null,
+        pix?.expiresAt ?? null,
+        ts,
+        ts,
+      ],
+    );
+    const row = await loadCharge(q, ctx.merchantId, id);
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(row), chargeId: id, at: now });
+    return row;
+  });
+
+  if (body.payment_method !== 'credit_card') return chargeRecord(created);
+  try {
+    return chargeRecord(await decideCardCharge(deps, ctx.merchantId, id, ctx.now()));
+  } catch (e) {
+    // The charge is committed as pending; the due-work sweep decides it on a later request.
+    deps.log?.({ level: 'error', request_id: ctx.requestId, error: (e as Error)?.name, message: `card decision deferred: ${(e as Error)?.message}` });
+    return chargeRecord(created);
+  }
+}
+
+function cardDecisionFor(deps: AppDeps, encrypted: string | undefined, now: Date): CardDecision {
+  if (!encrypted) return { approved: false, failure_code: 'processing_error', failure_reason: 'The card token is no longer available' };
+  let card: { number: string; expirationMonth: string; expirationYear: string };
+  try {
+    card = JSON.parse(deps.keyring.decrypt(encrypted));
+  } catch {
+    return { approved: false, failure_code: 'processing_error', failure_reason: 'The card data could not be read' };
+  }
+  const y = Number(card.expirationYear);
+  const m = Number(card.expirationMonth);
+  const expired = y < now.getUTCFullYear() || (y === now.getUTCFullYear() && m < now.getUTCMonth() + 1);
+  return decideCard(card.number, expired);
+}
+
+/**
+ * The sandbox acquirer's decision on a pending card charge, in its own transaction: captured
+ * (with its receivables) or failed with a reason. A charge that is no longer pending is
+ * returned as it is, so the create request and the sweep may both try.
+ */
+export async function decideCardCharge(deps: AppDeps, merchantId: string, id: string, now: Date): Promise<ChargeRow> {
+  const pre = await loadCharge(deps.db, merchantId, id);
+  if (pre.status !== 'pending' || pre.payment_method !== 'credit_card') return pre;
+  const tok = await deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?', [
+    pre.card_token ?? '',
+    merchantId,
+  ]);
+  const decision = cardDecisionFor(deps, tok?.encrypted, now);
+  return deps.db.tx(async (q) => {
+    const row = await loadCharge(q, merchantId, id, true);
+    if (row.status !== 'pending') return row;
+    if (decision.approved) return capture(q, deps, row, now);
+    assertTransition('charge', row.status, 'failed');
+    const ts = iso(now);
+    await q.run(
+      "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+      [decision.failure_code, decision.failure_reason, ts, ts, id],
+    );
+    const out = await loadCharge(q, merchantId, id);
+    await emitEvent(q, deps.ids, { merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });
+    return out;
+  });
+}
+
+/**
+ * pending → captured inside the caller's transaction: the charge's fee and net, one
+ * receivable per installment and split party, and for PIX the at-once settlement (each
+ * receivable paid and its wallet credited, reference_type charge). Event charge.captured.
+ */
+async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date): Promise<ChargeRow> {
+  assertTransition('charge', row.status, 'captured');
+  const parties = json.from<StoredParty[]>(row.parties, []);
+  const plan = planOf(row.payment_method, Number(row.installments), parties);
+  const ts = iso(now);
+  const upd = await q.run(
+    "UPDATE charges SET status = 'captured', fee_amount = ?, net_amount = ?, captured_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+    [plan.fee, plan.net, ts, ts, row.id],
+  );
+  if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a capture`);
+  for (const pp of plan.parties) {
+    const party = parties[pp.key]!;
+    for (const inst of pp.installments) {
+      const rid = deps.ids();
+      const settlement = iso(new Date(now.getTime() + inst.settlementDays * DAY_MS));
+      await q.run(
+        `INSERT INTO receivables (id, charge_id, merchant_id, submerchant_id, wallet_id, gross_amount, net_amount, fee_amount, status,
+           payment_method, installment, installments, settlement_date, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)`,
+        [
+          rid,
+          row.id,
+          row.merchant_id,
+          party.submerchant_id,
+          party.wallet_id,
+          inst.gross,
+          inst.net,
+          inst.fee,
+          row.payment_method,
+          inst.installment,
+          pp.installments.length,
+          settlement,
+          ts,
+          ts,
+        ],
+      );
+      if (row.payment_method === 'pix') {
+        await payReceivable(q, deps, rid, now, { referenceType: 'charge', referenceId: row.id, description: `PIX charge ${row.id}` });
+      }
+    }
+  }
+  const out = await loadCharge(q, row.merchant_id, row.id);
+  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', data: chargeRecord(out), chargeId: row.id, at: now });
+  return out;
+}
+
+/** pending → paid and the wallet credit of its net, in the caller's transaction. Event receivable.paid. */
+async function payReceivable(
+  q: Queryable,
+  deps: AppDeps,
+  id: string,
+  at: Date,
+  ref: { referenceType: string; referenceId: string; description: string },
+): Promise<boolean> {
+  const r = await q.get<ReceivableRow>(`SELECT * FROM receivables WHERE id = ?${q.dialect.forUpdate}`, [id]);
+  if (!r || r.status !== 'pending') return false;
+  assertTransition('receivable', r.status, 'paid');
+  const ts = iso(at);
+  await q.run("UPDATE receivables SET status = 'paid', paid_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [ts, ts, id]);
+  await credit(q, deps.ids, { walletId: r.wallet_id, amount: Number(r.net_amount), ...ref, at });
+  const out = (await q.get<ReceivableRow>('SELECT * FROM receivables WHERE id = ?', [id]))!;
+  await emitEvent(q, deps.ids, { merchantId: r.merchant_id, type: 'receivable.paid', data: receivableRecord(out), chargeId: r.charge_id, at });
+  return true;
+}
+
+/** Sandbox: the buyer pays a pending PIX charge. */
+export async function payPixCharge(ctx: RequestContext, id: string): Promise<Charge> {
+  const now = ctx.now();
+  const row = await ctx.db.tx(async (q) => {
+    const c = await loadCharge(q, ctx.merchantId, id, true);
+    if (c.payment_method !== 'pix') {
+      throw new ApiError('business_rule', `only PIX charges are paid this way; this charge is ${c.payment_method}`);
+    }
+    if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= iso(now)) {
+      throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
+    }
+    return capture(q, ctx.deps, c, now);
+  });
+  return chargeRecord(row);
+}
+
+/**
+ * Full refund of a captured charge (an extension), all or nothing in one transaction:
+ * pending receivables are cancelled (they will never settle); what each party already
+ * received for the charge is debited from its wallet (reference_type refund): the net of a
+ * paid receivable, the net minus the anticipation fee of an anticipated one. A wallet that
+ * cannot cover its debit refuses the whole refund with insufficient_funds. Event charge.refunded.
+ */
+export async function refundCharge(ctx: RequestContext, id: string): Promise<Charge> {
+  const now = ctx.now();
+  const ts = iso(now);
+  const { deps } = ctx;
+  const row = await ctx.db.tx(async (q) => {
+    const c = await loadCharge(q, ctx.merchantId, id, true);
+    assertTransition('charge', c.status, 'refunded');
+    const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment, id${q.dialect.forUpdate}`, [id]);
+    const owed = new Map<string, number>();
+    for (const r of rs) {
+      if (r.status === 'pending') {
+        assertTransition('receivable', r.status, 'cancelled');
+        await q.run("UPDATE receivables SET status = 'cancelled', updated_at = ? WHERE id = ? AND status = 'pending'", [ts, r.id]);
+      } else {
+        const received = Number(r.net_amount) - (r.status === 'anticipated' ? Number(r.anticipation_fee_amount ?? 0) : 0);
+        owed.set(r.wallet_id, (owed.get(r.wallet_id) ?? 0) + received);
+      }
+    }
+    for (const [walletId, amount] of owed) {
+      if (amount > 0) await debit(q, deps.ids, { walletId, amount, referenceType: 'refund', referenceId: id, description: `Refund of charge ${id}`, at: now });
+    }
+    await q.run("UPDATE charges SET status = 'refunded', refunded_at = ?, updated_at = ? WHERE id = ? AND status = 'captured'", [ts, ts, id]);
+    const out = await loadCharge(q, ctx.merchantId, id);
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: chargeRecord(out), chargeId: id, at: now });
+    return out;
+  });
+  return chargeRecord(row);
+}
+
+// ---- due work -------------------------------------------------------------------------
+
+/** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
+export async function settleDueReceivables(ctx: DueContext): Promise<number> {
+  const now = iso(ctx.now());
+  const due = await ctx.db.all<{ id: string; settlement_date: string }>(
+    "SELECT id, settlement_date FROM receivables WHERE merchant_id = ? AND status = 'pending' AND settlement_date <= ? ORDER BY settlement_date, id LIMIT ?",
+    [ctx.merchantId, now, DUE_BATCH],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const r of due) {
+      const ok = await payReceivable(q, ctx.deps, r.id, new Date(r.settlement_date), {
+        referenceType: 'receivable',
+        referenceId: r.id,
+        description: 'Receivable settled',
+      });
+      if (ok) n++;
+    }
+    return n;
+  });
+}
+
+/** PIX charges not paid by their expiry: failed with pix_expired. */
+export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'pix' AND pix_expires_at <= ? ORDER BY created_at, id LIMIT ?",
+    [ctx.merchantId, iso(now), DUE_BATCH],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const { id } of due) {
+      const c = await loadCharge(q, ctx.merchantId, id, true);
+      if (c.status !== 'pending') continue;
+      assertTransition('charge', c.status, 'failed');
+      const at = c.pix_expires_at ?? iso(now);
+      await q.run(
+        "UPDATE charges SET status = 'failed', failure_code = 'pix_expired', failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+        ['The PIX BR Code expired before it was paid', at, iso(now), id],
+      );
+      const out = await loadCharge(q, ctx.merchantId, id);
+      await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });
+      n++;
+    }
+    return n;
+  });
+}
+
+/** Card charges left pending (a crash between the create and decide transactions): decided now. */
+export async function decidePendingCardCharges(ctx: DueContext): Promise<number> {
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'credit_card' ORDER BY created_at, id LIMIT ?",
+    [ctx.merchantId, DUE_BATCH],
+  );
+  for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
+  return due.length;
+}

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { anticipationFee, cardMdrBps, daysUntil, planSale, PlanError, splitShares } from '../../src/domain/fees.js';
+import { buildBrCode, crc16ccitt, parseBrCode } from '../../src/domain/brcode.js';
+import { decideCard, TEST_CARDS } from '../../src/domain/sandbox.js';
+
+const single = (share: number) => [{ key: 'm', share, bearsFee: true }];
+
+describe('MDR and installments (worked examples)', () => {
+  it('rates by installments: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %', () => {
+    expect([1, 2, 6, 7, 12].map(cardMdrBps)).toEqual([299, 349, 349, 399, 399]);
+    expect(() => cardMdrBps(0)).toThrow();
+    expect(() => cardMdrBps(13)).toThrow();
+  });
+
+  it('R$ 100,00 in 1×: fee R$ 2,99, one receivable at +30 days', () => {
+    const p = planSale('credit_card', 1, single(10000));
+    expect(p).toMatchObject({ fee: 299, net: 9701 });
+    expect(p.parties[0]!.installments).toEqual([{ installment: 1, gross: 10000, fee: 299, net: 9701, settlementDays: 30 }]);
+  });
+
+  it('R$ 100,00 in 3×: fee 3.49 % = R$ 3,49; gross 33,34 + 33,33 + 33,33; fee 1,17 + 1,16 + 1,16 (remainders on the first)', () => {
+    const p = planSale('credit_card', 3, single(10000));
+    expect(p.fee).toBe(349);
+    expect(p.parties[0]!.installments).toEqual([
+      { installment: 1, gross: 3334, fee: 117, net: 3217, settlementDays: 30 },
+      { installment: 2, gross: 3333, fee: 116, net: 3217, settlementDays: 60 },
+      { installment: 3, gross: 3333, fee: 116, net: 3217, settlementDays: 90 },
+    ]);
+  });
+
+  it('R$ 1.000,00 in 12×: fee 3.99 % = R$ 39,90; first installment carries both remainders', () => {
+    const p = planSale('credit_card', 12, single(100000));
+    const inst = p.parties[0]!.installments;
+    expect(p.fee).toBe(3990);
+    expect(inst[0]).toMatchObject({ gross: 8337, fee: 338, net: 7999 });
+    for (const x of inst.slice(1)) expect(x).toMatchObject({ gross: 8333, fee: 332, net: 8001 });
+    expect(inst.reduce((a, x) => a + x.net, 0)).toBe(100000 - 3990);
+    expect(inst.map((x) => x.settlementDays)).toEqual(Array.from({ length: 12 }, (_, i) => 30 * (i + 1)));
+  });
+
+  it('rounds half up to the cent: R$ 50,00 × 2.99 % = 149.5 → 150; PIX R$ 50,00 × 0.99 % = 49.5 → 50; R$ 100,50 × 0.99 % = 99.495 → 99', () => {
+    expect(planSale('credit_card', 1, single(5000)).fee).toBe(150);
+    expect(planSale('pix', 1, single(5000)).fee).toBe(50);
+    expect(planSale('pix', 1, single(10050)).fee).toBe(99);
+    expect(planSale('credit_card', 1, single(10)).fee).toBe(0);
+  });
+
+  it('PIX settles at once in one receivable whatever the installments', () => {
+    const p = planSale('pix', 1, single(10000));
+    expect(p.parties[0]!.installments).toEqual([{ installment: 1, gross: 10000, fee: 99, net: 9901, settlementDays: 0 }]);
+  });
+
+  it('split: each party pays the MDR of its share; charge_processing_fee false passes it to the first party that bears fees', () => {
+    const both = planSale('credit_card', 1, [
+      { key: 'a', share: 7000, bearsFee: true },
+      { key: 'b', share: 3000, bearsFee: true },
+    ]);
+    // 7000 × 2.99 % = 209.3 → 209; 3000 × 2.99 % = 89.7 → 90
+    expect(both.parties.map((p) => p.fee)).toEqual([209, 90]);
+    const passed = planSale('credit_card', 1, [
+      { key: 'a', share: 7000, bearsFee: true },
+      { key: 'b', share: 3000, bearsFee: false },
+    ]);
+    expect(passed.parties.map((p) => [p.fee, p.net])).toEqual([
+      [299, 6701],
+      [0, 3000],
+    ]);
+    expect(() => planSale('credit_card', 1, [{ key: 'a', share: 100, bearsFee: false }])).toThrow(PlanError);
+  });
+
+  it('refuses a share too small for its installments', () => {
+    expect(() => planSale('credit_card', 3, single(2))).toThrow(PlanError);
+    expect(planSale('credit_card', 3, single(3)).parties[0]!.installments.map((x) => x.net)).toEqual([1, 1, 1]);
+  });
+
+  it('percentage shares are floored with the remainder on the first rule', () => {
+    expect(splitShares(10001, [{ percentageBps: 3333 }, { percentageBps: 3333 }, { percentageBps: 3334 }])).toEqual([3334, 3333, 3334]);
+    expect(splitShares(999, [{ percentageBps: 5000 }, { percentageBps: 5000 }])).toEqual([500, 499]);
+    expect(splitShares(1000, [{ amount: 600 }, { amount: 400 }])).toEqual([600, 400]);
+    expect(() => splitShares(1000, [{ amount: 600 }, { amount: 300 }])).toThrow(PlanError);
+  });
+});
+
+describe('anticipation fee (net × 2.5 % / 30 × days, half up)', () => {
+  it('worked examples', () => {
+    // 9701 × 2.5 % = 242.525 → 243 for 30 days
+    expect(anticipationFee(9701, 30)).toBe(243);
+    // 3217 × 2.5 % / 30 × 60 = 160.85 → 161
+    expect(anticipationFee(3217, 60)).toBe(161);
+    // exactly half a cent rounds up; just under half rounds down
+    expect(anticipationFee(600, 1)).toBe(1);
+    expect(anticipationFee(599, 1)).toBe(0);
+    expect(anticipationFee(6000, 1)).toBe(5);
+    expect(anticipationFee(10000, 0)).toBe(0);
+  });
+
+  it('counts a part of a day as a day', () => {
+    const now = new Date('2026-01-15T12:00:00Z');
+    expect(daysUntil(new Date('2026-02-14T12:00:00Z'), now)).toBe(30);
+    expect(daysUntil(new Date('2026-02-14T12:00:01Z'), now)).toBe(31);
+    expect(daysUntil(new Date('2026-01-15T12:00:00Z'), now)).toBe(0);
+  });
+});
+
+describe('PIX BR Code', () => {
+  it('CRC16-CCITT (0x1021, init 0xFFFF): the standard check value and the BCB example', () => {
+    expect(crc16ccitt('123456789')).toBe('29B1');
+    const example =
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***6304';
+    expect(crc16ccitt(example)).toBe('1D3D');
+  });
+
+  it('builds a dynamic payload whose fields and CRC check out', () => {
+    const code = buildBrCode({ location: 'pix.example.com/v2/abc', amountCents: 123456, merchantName: 'Padaria São João Ltda', merchantCity: 'São Paulo', txid: 'ABC123' });
+    const { fields, crcValid } = parseBrCode(code);
+    expect(crcValid).toBe(true);
+    expect(fields).toMatchObject({ '00': '01', '01': '12', '52': '0000', '53': '986', '54': '1234.56', '58': 'BR', '59': 'PADARIA SAO JOAO LTDA', '60': 'SAO PAULO' });
+    expect(fields['26']).toBe('0014br.gov.bcb.pix2522pix.example.com/v2/abc');
+    expect(fields['62']).toBe('0506ABC123');
+    const tampered = code.replace('1234.56', '1234.57');
+    expect(parseBrCode(tampered).crcValid).toBe(false);
+  });
+});
+
+describe('sandbox test cards', () => {
+  it('declines the two magic numbers and approves any other Luhn-valid number', () => {
+    expect(TEST_CARDS.map((c) => [c.number, c.failure_code])).toEqual([
+      ['4000000000000002', 'card_declined'],
+      ['4000000000009995', 'insufficient_funds'],
+    ]);
+    expect(decideCard('4000000000000002')).toMatchObject({ approved: false, failure_code: 'card_declined' });
+    expect(decideCard('4000000000009995')).toMatchObject({ approved: false, failure_code: 'insufficient_funds' });
+    expect(decideCard('5555555555554444')).toEqual({ approved: true });
+    expect(decideCard('4111111111111112')).toMatchObject({ approved: false, failure_code: 'invalid_card' });
+    expect(decideCard('4111111111111111', true)).toMatchObject({ approved: false, failure_code: 'expired_card' });
+  });
+});

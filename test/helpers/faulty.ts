@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Db, Queryable, SqlValue } from '../../src/store/db.js';
+import { openSqlite, type SqliteDb } from '../../src/store/sqlite.js';
+import { openRuntime } from '../../src/server/runtime.js';
+import { ManualClock } from '../../src/server/clock.js';
+import { createMerchant } from '../../src/server/services/merchants.js';
+import { basic, type TestEnv } from './server.js';
+
+const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
+
+/**
+ * A Db that crashes on purpose: once armed with `failAt = k`, the k-th write inside a
+ * transaction throws, as a process dying between two writes would stop the transaction.
+ */
+export class FaultyDb implements Db {
+  failAt: number | null = null;
+  writes = 0;
+  constructor(readonly inner: SqliteDb) {}
+  get dialect() {
+    return this.inner.dialect;
+  }
+  all<T>(sql: string, params?: readonly SqlValue[]) {
+    return this.inner.all<T>(sql, params);
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]) {
+    return this.inner.get<T>(sql, params);
+  }
+  run(sql: string, params?: readonly SqlValue[]) {
+    return this.inner.run(sql, params);
+  }
+  arm(k: number) {
+    this.writes = 0;
+    this.failAt = k;
+  }
+  disarm() {
+    this.failAt = null;
+  }
+  private tick(sql: string) {
+    if (!WRITE.test(sql)) return;
+    this.writes++;
+    if (this.failAt !== null && this.writes === this.failAt) throw new Error(`injected crash before write ${this.failAt}: ${sql.trim().split(/\s+/).slice(0, 3).join(' ')}`);
+  }
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.inner.tx((q) =>
+      fn({
+        dialect: q.dialect,
+        all: (sql, p) => q.all(sql, p),
+        get: async (sql, p) => {
+          this.tick(sql);
+          return q.get(sql, p);
+        },
+        run: async (sql, p) => {
+          this.tick(sql);
+          return q.run(sql, p);
+        },
+      }),
+    );
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+/** testEnv() on a FaultyDb. */
+export async function faultyEnv(): Promise<TestEnv & { fdb: FaultyDb }> {
+  const dir = mkdtempSync(join(tmpdir(), 'mpay-fault-'));
+  const clock = new ManualClock();
+  const fdb = new FaultyDb(await openSqlite(join(dir, 'mpay.db')));
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: null, db: fdb });
+  const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
+  const merchant = await newMerchant();
+  const auth = (m = merchant) => basic(m.public_key, m.secret_key);
+  return {
+    fdb,
+    rt,
+    dir,
+    clock,
+    merchant,
+    auth,
+    newMerchant,
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { authorization: auth(), ...headers } };
+      if (body !== undefined) {
+        init.body = JSON.stringify(body);
+        (init.headers as Record<string, string>)['content-type'] = 'application/json';
+      }
+      const res = await rt.app.request(path, init);
+      const text = await res.text();
+      return { status: res.status, body: JSON.parse(text), headers: res.headers };
+    },
+    async close() {
+      await rt.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every row of every table (but the idempotency cache), in a stable order. */
+export async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
+  const tables = await db.all<{ name: string }>(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT IN ('idempotency_keys', 'schema_migrations') ORDER BY name",
+  );
+  const out: Record<string, unknown[]> = {};
+  for (const { name } of tables) {
+    const rows = await db.all<Record<string, unknown>>(`SELECT * FROM ${name}`);
+    out[name] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
+}

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { faultyEnv, snapshot, type FaultyDb } from '../helpers/faulty.js';
+import type { TestEnv } from '../helpers/server.js';
+import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger } from '../helpers/money.js';
+
+let env: TestEnv & { fdb: FaultyDb };
+beforeEach(async () => {
+  env = await faultyEnv();
+  env.rt.deps.log = () => undefined; // the injected crashes are logged as internal errors
+});
+afterEach(async () => env.close());
+
+/**
+ * Runs `op` with a crash injected before its 1st, 2nd, 3rd… write until it gets through
+ * without reaching the fault. Every crashed attempt must answer 500 and leave the database
+ * exactly as it was. Returns the number of writes of the successful run and its response.
+ */
+async function crashAtEveryWrite(op: () => Promise<{ status: number; body: any }>) {
+  for (let k = 1; k < 500; k++) {
+    const before = await snapshot(env.rt.deps.db);
+    env.fdb.arm(k);
+    const res = await op();
+    const writes = env.fdb.writes;
+    env.fdb.disarm();
+    if (writes < k) return { writes, res };
+    expect(res.status, `crash at write ${k}: ${JSON.stringify(res.body)}`).toBe(500);
+    expect(await snapshot(env.rt.deps.db), `crash at write ${k} left partial state`).toEqual(before);
+  }
+  throw new Error('operation never completed');
+}
+
+describe('a crash between two writes of a money operation leaves nothing behind', () => {
+  it('PIX payment with a split (charge, receivables, two wallet credits, events)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix', split_rules: [{ submerchant_id: sub.id, amount: 6000 }, { amount: 4000 }] }));
+    expect(c.status).toBe(201);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/pay`));
+    expect(writes).toBeGreaterThanOrEqual(10);
+    expect(res.status).toBe(200);
+    expect(await balanceOf(env, sub.wallet_id)).toBe(6000 - 59);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(4000 - 40);
+    await checkLedger(env);
+  });
+
+  it('settlement of due receivables (a batch of four, in two wallets)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await cardCharge(env, 10000, 2, { split_rules: [{ submerchant_id: sub.id, percentage: 50 }, { percentage: 50 }] });
+    expect(c.body.data.status).toBe('captured');
+    env.clock.advance(61 * 86_400_000);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('GET', '/v1/receivables'));
+    expect(writes).toBe(16);
+    expect(res.body.data.every((r: { status: string }) => r.status === 'paid')).toBe(true);
+    await checkLedger(env);
+  });
+
+  it('anticipation (anticipation, receivables, wallet credit, event)', async () => {
+    await cardCharge(env, 30000, 3);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', '/v1/anticipations', { amount: 30000 }));
+    expect(writes).toBe(7);
+    expect(res.body.data.status).toBe('approved');
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(res.body.data.total_net_amount);
+    await checkLedger(env);
+  });
+
+  it('refund (receivables cancelled, wallets debited, charge refunded, event)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await cardCharge(env, 10000, 3, { split_rules: [{ submerchant_id: sub.id, amount: 5000 }, { amount: 5000 }] });
+    env.clock.advance(31 * 86_400_000);
+    await env.call('GET', '/v1/merchant'); // settles installment 1 of both parties
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`));
+    expect(writes).toBe(4 + 2 * 2 + 2);
+    expect(res.body.data.status).toBe('refunded');
+    expect(await balanceOf(env, sub.wallet_id)).toBe(0);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    await checkLedger(env);
+  });
+
+  it('card charge: a crash in the create transaction leaves no charge; a crash in the decision leaves it pending, decided later', async () => {
+    const token = (await cardCharge(env, 100)).body.data; // tokenizes and charges once
+    const before = await snapshot(env.rt.deps.db);
+    const tokenRow = await env.rt.deps.db.get<{ token: string }>('SELECT token FROM card_tokens');
+    const body = chargeBody(10000, { payment_method: 'credit_card', payment_details: { token: tokenRow!.token, installments: 2 } });
+    expect(token.status).toBe('captured');
+
+    env.fdb.arm(1);
+    const first = await env.call('POST', '/v1/charges', body);
+    env.fdb.disarm();
+    expect(first.status).toBe(500);
+    expect(await snapshot(env.rt.deps.db)).toEqual(before);
+
+    // the create transaction writes the charge and its charge.pending event; the 3rd write is the decision's
+    env.fdb.arm(3);
+    const pending = await env.call('POST', '/v1/charges', body);
+    env.fdb.disarm();
+    expect(pending.status).toBe(201);
+    expect(pending.body.data.status).toBe('pending');
+    const id = pending.body.data.id;
+    expect(await env.rt.deps.db.get('SELECT id FROM receivables WHERE charge_id = ?', [id])).toBeUndefined();
+    const ev = await env.rt.deps.db.all<{ type: string }>('SELECT type FROM events WHERE charge_id = ?', [id]);
+    expect(ev.map((e) => e.type)).toEqual(['charge.pending']);
+
+    const later = await env.call('GET', `/v1/charges/${id}`);
+    expect(later.body.data.status).toBe('captured');
+    const rs = await env.rt.deps.db.all('SELECT id FROM receivables WHERE charge_id = ?', [id]);
+    expect(rs).toHaveLength(2);
+  });
+});
