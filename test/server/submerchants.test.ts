@@ -554,7 +554,7 @@ describe('documents', () => {
     const other = await createPj();
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.from('IHDR'), Buffer.alloc(20)]);
     const fd = new FormData();
-    fd.append('file', new Blob([png], { type: 'image/png' }), 'rg.png');
+    fd.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'rg.png');
     const up = await env.rt.app.request(`/v1/submerchants/${s.id}/upload`, { method: 'POST', body: fd, headers: { authorization: env.auth() } });
     expect(up.status).toBe(201);
     const file = (await up.json()).data;
