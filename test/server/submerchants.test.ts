@@ -407,6 +407,25 @@ describe('legal representatives', () => {
   });
 });
 
+describe('concurrency', () => {
+  it('concurrent partners never take the total above 100%, and concurrent documents of one type leave exactly one current', async () => {
+    const s = await createPj();
+    const rs = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => env.call('POST', `/v1/submerchants/${s.id}/legal-representatives`, partnerBody({ participation_percentage: 30 }))),
+    );
+    expect(rs.filter((r) => r.status === 201)).toHaveLength(3);
+    expect(rs.filter((r) => r.status === 422)).toHaveLength(2);
+    const sum = await env.rt.deps.db.get<{ s: number }>('SELECT SUM(participation_bp) AS s FROM legal_representatives WHERE submerchant_id = ?', [s.id]);
+    expect(sum?.s).toBe(9000);
+
+    const ds = await Promise.all([1, 2, 3, 4].map(() => env.call('POST', `/v1/submerchants/${s.id}/documents`, docBody('cnpj_card'))));
+    expect(ds.map((d) => d.status)).toEqual([201, 201, 201, 201]);
+    const list = (await env.call('GET', `/v1/submerchants/${s.id}/documents?type=cnpj_card`)).body.data;
+    expect(list.filter((d: any) => d.status === 'pending')).toHaveLength(1);
+    expect(list.filter((d: any) => d.status === 'replaced')).toHaveLength(3);
+  });
+});
+
 describe('documents', () => {
   it('adds a document (pending) with the created event; the types allowed follow the entity type', async () => {
     const pj = await createPj();
@@ -732,6 +751,13 @@ describe('merchant isolation', () => {
     expect(partners.body.data.map((x: any) => [x.name, x.participation_percentage])).toEqual([['Ana Souza', null]]);
     expect((await env.call('GET', `/v1/submerchants/${s.id}/documents`)).body.data).toHaveLength(1);
     expect((await env.call('GET', `/v1/submerchants/${s.id}/addresses`)).body.data).toHaveLength(0);
+  });
+
+  it('the OpenAPI document describes the upload as multipart and the review as sandbox-only', async () => {
+    const doc = await (await env.rt.app.request('/openapi.json')).json();
+    expect(doc.paths['/v1/submerchants/{id}/upload'].post.requestBody.content['multipart/form-data'].schema.required).toEqual(['file']);
+    expect(doc.paths['/v1/sandbox/submerchants/{id}/review'].post['x-sandbox-only']).toBe(true);
+    expect(doc.paths['/v1/submerchants'].get.parameters.map((p: any) => p.name)).toEqual(['page', 'per_page', 'status', 'entity_type', 'tax_id']);
   });
 
   it('a malformed id is a 404', async () => {

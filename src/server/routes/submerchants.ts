@@ -114,6 +114,8 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
     const ts = now.toISOString();
     const cnaes = (b.cnaes ?? []).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
     return ctx.db.tx(async (q) => {
+      // lock the merchant so two concurrent creations cannot both pass the tax_id check (PostgreSQL)
+      await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
       const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ?', [ctx.merchantId, b.tax_id]);
       if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
       const id = ctx.deps.ids();
