@@ -16,7 +16,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion keys links merchant profiles receivables recipients sandbox server tokens wallets withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server submerchants tokens wallets withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -45,9 +45,10 @@ _mpay_words() {
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance pay --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance pay review --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox review") words="--base-url --color --data-dir --decision --help --idempotency-key --input --json --notes --output --profile --quiet --verbose --version --yes" ;;
     "receivables") words="list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
     "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -57,6 +58,23 @@ _mpay_words() {
     "wallets list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --owner-id --owner-type --page --per-page --profile --quiet --verbose --version --yes" ;;
     "wallets entries") words="--all --base-url --color --data-dir --direction --end-date --help --idempotency-key --json --output --page --per-page --profile --quiet --reference-type --start-date --verbose --version --yes" ;;
     "wallets statement") words="--base-url --color --data-dir --end-date --help --idempotency-key --json --output --profile --quiet --start-date --verbose --version --yes" ;;
+    "submerchants") words="addresses create docs get list partners requirements upload --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants create") words="--average-ticket --base-url --birth-date --business-type --cnaes --color --data-dir --description --email --entity-type --help --idempotency-key --input --json --legal-name --mcc --monthly-revenue --mother-name --output --phone --product-categories --profile --quiet --soft-descriptor --tax-id --trade-name --verbose --version --website --yes" ;;
+    "submerchants get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants list") words="--all --base-url --color --data-dir --entity-type --help --idempotency-key --json --output --page --per-page --profile --quiet --status --tax-id --verbose --version --yes" ;;
+    "submerchants addresses") words="add list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants addresses add") words="--base-url --city --color --complement --country --data-dir --help --idempotency-key --input --is-primary --json --neighborhood --number --output --profile --quiet --state --street --type --verbose --version --yes --zip-code" ;;
+    "submerchants addresses list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --verbose --version --yes" ;;
+    "submerchants partners") words="add list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants partners add") words="--base-url --birth-date --color --data-dir --document --email --entity-type --help --idempotency-key --input --is-admin --json --legal-name --mother-name --name --output --participation-percentage --phone --profile --qualification --quiet --role --verbose --version --yes" ;;
+    "submerchants partners list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --verbose --version --yes" ;;
+    "submerchants docs") words="add list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants docs add") words="--base-url --color --data-dir --expires-at --file-name --file-size --file-url --help --idempotency-key --input --json --legal-representative-id --mime-type --notes --number --output --profile --quiet --type --verbose --version --yes" ;;
+    "submerchants docs list") words="--all --base-url --color --data-dir --help --idempotency-key --json --legal-representative-id --output --page --per-page --profile --quiet --status --type --verbose --version --yes" ;;
+    "submerchants upload") words="--base-url --color --data-dir --file --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "files") words="download --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "files download") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

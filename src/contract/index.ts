@@ -10,6 +10,7 @@ import { pinEndpoints } from './resources/pin.js';
 import { withdrawalEndpoints } from './resources/withdrawals.js';
 import { recipientEndpoints } from './resources/recipients.js';
 import { paymentLinkEndpoints } from './resources/paymentLinks.js';
+import { submerchantEndpoints } from './resources/submerchants.js';
 import type { Endpoint } from './endpoint.js';
 import { chargeEndpoints } from './resources/charges.js';
 import { receivableEndpoints } from './resources/receivables.js';
@@ -31,6 +32,7 @@ export * from './resources/charges.js';
 export * from './resources/receivables.js';
 export * from './resources/wallets.js';
 export * from './resources/clock.js';
+export * from './resources/submerchants.js';
 export * from './filters.js';
 
 export const endpoints = [
@@ -45,6 +47,7 @@ export const endpoints = [
   ...receivableEndpoints,
   ...walletEndpoints,
   ...clockEndpoints,
+  ...submerchantEndpoints,
 ] as const;
 
 export type AnyEndpoint = Endpoint;

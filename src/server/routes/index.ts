@@ -21,6 +21,7 @@ import { receivableHandlers } from './receivables.js';
 import { walletHandlers } from './wallets.js';
 import { clockHandlers } from './clock.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
+import { submerchantHandlers } from './submerchants.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -34,6 +35,7 @@ export const handlers = {
   ...receivableHandlers,
   ...walletHandlers,
   ...clockHandlers,
+  ...submerchantHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -12,6 +12,7 @@ import { m260_recipients } from './260_recipients.js';
 import { m270_payment_links } from './270_payment_links.js';
 import { m210_charges } from './210_charges.js';
 import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
+import { m300_onboarding } from './300_onboarding.js';
 
 export interface Migration {
   version: number;
@@ -28,4 +29,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m250_withdrawals,
   m260_recipients,
   m270_payment_links,
+  m300_onboarding,
 ].sort((a, b) => a.version - b.version);

@@ -1,0 +1,465 @@
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import type { submerchantEndpoints, SubmerchantDocument } from '../../contract/resources/submerchants.js';
+import { isRealDate } from '../../domain/brazil.js';
+import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
+import { assertTransition } from '../../domain/lifecycle.js';
+import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
+import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+import { UniqueViolation, type Queryable, type SqlValue } from '../../store/db.js';
+import type { Handlers, RequestContext } from '../context.js';
+import { ApiError, invalid, notFound } from '../errors.js';
+import { emitEvent } from '../services/events.js';
+import {
+  ADDRESS_COLS,
+  DOCUMENT_COLS,
+  PARTNER_COLS,
+  SUBMERCHANT_SELECT,
+  advanceIfComplete,
+  loadSubmerchant,
+  requirementsOf,
+  toAddress,
+  toDocument,
+  toPartner,
+  toSubmerchant,
+  type AddressRow,
+  type DocumentRow,
+  type PartnerRow,
+  type SubmerchantRow,
+} from '../services/onboarding.js';
+import { MULTIPART_OVERHEAD, insideDir, receiveUpload, uploadDir } from '../services/uploads.js';
+import { createWallet } from '../services/wallets.js';
+
+const FILE_KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|pdf)$/;
+
+/**
+ * A CPF for pf, a CNPJ for pj, with real check digits. The message says which one is
+ * expected and, when the value is a valid id of the other kind, that entity_type is wrong.
+ */
+export function checkTaxId(field: string, value: string, entity: EntityType): void {
+  if (entity === 'pf') {
+    if (isValidCpf(value)) return;
+    if (isValidCnpj(value)) throw invalid(field, 'is a CNPJ, but entity_type is pf (an individual), which needs a CPF; use entity_type pj for a company');
+    if (!/^\d{11}$/.test(value)) throw invalid(field, 'must be a CPF of 11 digits for entity_type pf');
+    if (/^(\d)\1{10}$/.test(value)) throw invalid(field, 'is not a valid CPF (all digits are the same)');
+    throw invalid(field, 'is not a valid CPF (the check digits do not match)');
+  }
+  if (isValidCnpj(value)) return;
+  if (isValidCpf(value)) throw invalid(field, 'is a CPF, but entity_type is pj (a company), which needs a CNPJ; use entity_type pf for an individual');
+  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) {
+    throw invalid(field, 'must be a CNPJ of 14 characters for entity_type pj (12 digits or capital letters, then 2 check digits)');
+  }
+  if (/^(.)\1{13}$/.test(value)) throw invalid(field, 'is not a valid CNPJ (all characters are the same)');
+  throw invalid(field, 'is not a valid CNPJ (the check digits do not match)');
+}
+
+/** A birth date that exists and is not after today on the merchant's clock. */
+function checkBirthDate(field: string, value: string | null | undefined, now: Date): void {
+  if (value === null || value === undefined) return;
+  if (!isRealDate(value)) throw invalid(field, 'must be a real calendar date in the form YYYY-MM-DD');
+  if (value > now.toISOString().slice(0, 10)) throw invalid(field, 'must not be in the future');
+  if (value < '1900-01-01') throw invalid(field, 'must be on or after 1900-01-01');
+}
+
+function businessRule(field: string | null, message: string): ApiError {
+  return new ApiError('business_rule', field ? `${field}: ${message}` : message, field ? [{ field, message }] : undefined);
+}
+
+function stamp(ctx: RequestContext): { now: Date; businessNow: Date } {
+  return { now: ctx.deps.clock.now(), businessNow: ctx.now() };
+}
+
+async function page<T>(q: Queryable, table: string, cols: string, where: string[], args: SqlValue[], p: { limit: number; offset: number }) {
+  const w = where.join(' AND ');
+  const total = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${w}`, args);
+  const rows = await q.all<T>(`SELECT ${cols} FROM ${table} WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
+    ...args,
+    p.limit,
+    p.offset,
+  ]);
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+/**
+ * When file_url points at this service's own download URL, the file must be an upload of
+ * this merchant for this submerchant, and its type and size must be the ones declared.
+ */
+async function checkOwnFileUrl(q: Queryable, ctx: RequestContext, submerchantId: string, b: { file_url: string; mime_type: string; file_size: number }) {
+  const url = new URL(b.file_url);
+  if (url.origin !== new URL(ctx.baseUrl).origin) return;
+  const m = /^\/v1\/files\/([^/]+)$/.exec(url.pathname);
+  if (!m) return;
+  const key = decodeURIComponent(m[1]!);
+  const f = FILE_KEY_RE.test(key)
+    ? await q.get<{ size: number; mime: string }>('SELECT size, mime FROM files WHERE key = ? AND merchant_id = ? AND submerchant_id = ?', [
+        key,
+        ctx.merchantId,
+        submerchantId,
+      ])
+    : undefined;
+  if (!f) throw businessRule('file_url', `no file with key ${key} was uploaded for this submerchant; upload it with POST /v1/submerchants/{id}/upload`);
+  if (f.mime !== b.mime_type) throw businessRule('mime_type', `the uploaded file ${key} is ${f.mime}, not ${b.mime_type}`);
+  if (Number(f.size) !== b.file_size) throw businessRule('file_size', `the uploaded file ${key} has ${f.size} bytes, not ${b.file_size}`);
+}
+
+export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
+  // ------------------------------------------------------------------------------------------
+  'submerchants.create': async (ctx, { body: b }) => {
+    checkTaxId('tax_id', b.tax_id, b.entity_type);
+    checkBirthDate('birth_date', b.birth_date, ctx.now());
+    const { now } = stamp(ctx);
+    const ts = now.toISOString();
+    const cnaes = (b.cnaes ?? []).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
+    return ctx.db.tx(async (q) => {
+      // lock the merchant so two concurrent creations cannot both pass the tax_id check (PostgreSQL)
+      await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+      const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ?', [ctx.merchantId, b.tax_id]);
+      if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
+      const id = ctx.deps.ids();
+      await q.run(
+        `INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, phone, website, description,
+           soft_descriptor, birth_date, mother_name, status, business_type, product_categories, average_ticket, monthly_revenue, mcc, cnaes,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          ctx.merchantId,
+          b.entity_type,
+          b.trade_name,
+          b.legal_name,
+          b.tax_id,
+          b.email,
+          b.phone ?? null,
+          b.website ?? null,
+          b.description ?? null,
+          b.soft_descriptor ?? null,
+          b.birth_date ?? null,
+          b.mother_name ?? null,
+          b.business_type ?? null,
+          JSON.stringify(b.product_categories ?? []),
+          b.average_ticket ?? null,
+          b.monthly_revenue ?? null,
+          b.mcc ?? null,
+          JSON.stringify(cnaes),
+          ts,
+          ts,
+        ],
+      );
+      await createWallet(q, ctx.deps.ids, ctx.merchantId, 'submerchant', id, now);
+      const record = toSubmerchant(await loadSubmerchant(q, ctx.merchantId, id));
+      await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'submerchant.created', data: record, at: now });
+      return record;
+    });
+  },
+
+  'submerchants.get': async (ctx, { params }) => toSubmerchant(await loadSubmerchant(ctx.db, ctx.merchantId, params.id!)),
+
+  'submerchants.list': async (ctx, { query, page: p }) => {
+    const where = ['s.parent_merchant_id = ?'];
+    const args: SqlValue[] = [ctx.merchantId];
+    if (query.status) (where.push('s.status = ?'), args.push(query.status));
+    if (query.entity_type) (where.push('s.entity_type = ?'), args.push(query.entity_type));
+    if (query.tax_id) (where.push('s.tax_id = ?'), args.push(query.tax_id));
+    const w = where.join(' AND ');
+    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM submerchants s WHERE ${w}`, args);
+    const rows = await ctx.db.all<SubmerchantRow>(`${SUBMERCHANT_SELECT} WHERE ${w} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?`, [
+      ...args,
+      p.limit,
+      p.offset,
+    ]);
+    return { items: rows.map(toSubmerchant), total: Number(total?.n ?? 0) };
+  },
+
+  // ------------------------------------------------------------------------------------------
+  'submerchants.addresses.create': async (ctx, { params, body: b }) => {
+    const at = stamp(ctx);
+    const ts = at.now.toISOString();
+    return ctx.db.tx(async (q) => {
+      const sub = await loadSubmerchant(q, ctx.merchantId, params.id!, true);
+      const n = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM submerchant_addresses WHERE submerchant_id = ?', [sub.id]);
+      // the first address is always the primary one; a later one becomes primary when asked
+      const primary = Number(n?.n ?? 0) === 0 || b.is_primary === true;
+      if (primary) await q.run('UPDATE submerchant_addresses SET is_primary = 0 WHERE submerchant_id = ? AND is_primary = 1', [sub.id]);
+      const id = ctx.deps.ids();
+      await q.run(
+        `INSERT INTO submerchant_addresses (id, submerchant_id, merchant_id, type, street, number, complement, neighborhood, city, state, zip_code,
+           country, is_primary, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [id, sub.id, ctx.merchantId, b.type, b.street, b.number, b.complement ?? null, b.neighborhood, b.city, b.state, b.zip_code, b.country, primary ? 1 : 0, ts],
+      );
+      await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+      const row = await q.get<AddressRow>(`SELECT ${ADDRESS_COLS} FROM submerchant_addresses WHERE id = ?`, [id]);
+      return toAddress(row!);
+    });
+  },
+
+  'submerchants.addresses.list': async (ctx, { params, page: p }) => {
+    const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
+    const { rows, total } = await page<AddressRow>(ctx.db, 'submerchant_addresses', ADDRESS_COLS, ['submerchant_id = ?', 'merchant_id = ?'], [sub.id, ctx.merchantId], p);
+    return { items: rows.map(toAddress), total };
+  },
+
+  // ------------------------------------------------------------------------------------------
+  'submerchants.partners.create': async (ctx, { params, body: b }) => {
+    const at = stamp(ctx);
+    const ts = at.now.toISOString();
+    checkBirthDate('birth_date', b.birth_date, at.businessNow);
+    const attempt = () =>
+      ctx.db.tx(async (q) => {
+        const sub = await loadSubmerchant(q, ctx.merchantId, params.id!, true);
+        if (sub.entity_type !== 'pj') {
+          throw businessRule(null, 'Legal representatives can only be added to a pj (company) submerchant; this submerchant is pf (an individual)');
+        }
+        const existing = await q.get<PartnerRow>(`SELECT ${PARTNER_COLS} FROM legal_representatives WHERE submerchant_id = ? AND document = ?${q.dialect.forUpdate}`, [
+          sub.id,
+          b.document,
+        ]);
+        const entity: EntityType = b.entity_type ?? existing?.entity_type ?? 'pf';
+        checkTaxId('document', b.document, entity);
+        if (entity === 'pj') {
+          for (const f of ['birth_date', 'mother_name'] as const) if (b[f] !== undefined) throw invalid(f, 'is only for entity_type pf (an individual)');
+          if (!(b.legal_name ?? existing?.legal_name)) throw invalid('legal_name', 'is required when entity_type is pj');
+        } else if (b.legal_name !== undefined) {
+          throw invalid('legal_name', 'is only for entity_type pj (a company); a pf partner has name only');
+        }
+        const bp = b.participation_percentage !== undefined ? Math.round(b.participation_percentage * 100) : (existing?.participation_bp ?? null);
+        if (bp !== null) {
+          const others = await q.get<{ s: number | null }>('SELECT SUM(participation_bp) AS s FROM legal_representatives WHERE submerchant_id = ? AND id <> ?', [
+            sub.id,
+            existing?.id ?? '',
+          ]);
+          const held = Number(others?.s ?? 0);
+          if (held + bp > 10000) {
+            throw businessRule(
+              'participation_percentage',
+              `the other partners of this submerchant already hold ${held / 100}%; adding ${bp / 100}% would make ${(held + bp) / 100}% (at most 100%)`,
+            );
+          }
+        }
+        const v = {
+          name: b.name,
+          entity_type: entity,
+          legal_name: entity === 'pj' ? (b.legal_name ?? existing?.legal_name ?? null) : null,
+          birth_date: entity === 'pf' ? (b.birth_date ?? existing?.birth_date ?? null) : null,
+          mother_name: entity === 'pf' ? (b.mother_name ?? existing?.mother_name ?? null) : null,
+          email: b.email ?? existing?.email ?? null,
+          phone: b.phone ?? existing?.phone ?? null,
+          role: b.role ?? existing?.role ?? 'legal_representative',
+          qualification: b.qualification ?? existing?.qualification ?? null,
+          participation_bp: bp,
+          is_admin: b.is_admin ?? (existing ? !!existing.is_admin : false),
+        };
+        let id: string;
+        if (existing) {
+          id = existing.id;
+          await q.run(
+            `UPDATE legal_representatives SET name = ?, entity_type = ?, legal_name = ?, birth_date = ?, mother_name = ?, email = ?, phone = ?,
+               role = ?, qualification = ?, participation_bp = ?, is_admin = ?, updated_at = ? WHERE id = ?`,
+            [v.name, v.entity_type, v.legal_name, v.birth_date, v.mother_name, v.email, v.phone, v.role, v.qualification, v.participation_bp, v.is_admin ? 1 : 0, ts, id],
+          );
+          ctx.status = 200;
+          ctx.message = 'Legal representative updated (same document already registered for this submerchant)';
+        } else {
+          id = ctx.deps.ids();
+          await q.run(
+            `INSERT INTO legal_representatives (id, submerchant_id, merchant_id, name, document, entity_type, legal_name, birth_date, mother_name,
+               email, phone, role, qualification, participation_bp, is_admin, created_at, updated_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            [id, sub.id, ctx.merchantId, v.name, b.document, v.entity_type, v.legal_name, v.birth_date, v.mother_name, v.email, v.phone, v.role, v.qualification, v.participation_bp, v.is_admin ? 1 : 0, ts, ts],
+          );
+        }
+        await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+        const row = await q.get<PartnerRow>(`SELECT ${PARTNER_COLS} FROM legal_representatives WHERE id = ?`, [id]);
+        return toPartner(row!);
+      });
+    try {
+      return await attempt();
+    } catch (e) {
+      // a concurrent first call with the same document won the insert: this one is an update
+      if (e instanceof UniqueViolation) return attempt();
+      throw e;
+    }
+  },
+
+  'submerchants.partners.list': async (ctx, { params, page: p }) => {
+    const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
+    const { rows, total } = await page<PartnerRow>(ctx.db, 'legal_representatives', PARTNER_COLS, ['submerchant_id = ?', 'merchant_id = ?'], [sub.id, ctx.merchantId], p);
+    return { items: rows.map(toPartner), total };
+  },
+
+  // ------------------------------------------------------------------------------------------
+  'submerchants.documents.create': async (ctx, { params, body: b }) => {
+    const at = stamp(ctx);
+    const ts = at.now.toISOString();
+    if (b.expires_at && Date.parse(b.expires_at) <= at.businessNow.getTime()) {
+      throw invalid('expires_at', `must be in the future (now is ${at.businessNow.toISOString()}); an expired document is not accepted`);
+    }
+    const expiresAt = b.expires_at ? new Date(b.expires_at).toISOString() : null;
+    return ctx.db.tx(async (q) => {
+      const sub = await loadSubmerchant(q, ctx.merchantId, params.id!, true);
+      const allowed = allowedDocumentTypes(sub.entity_type);
+      if (!allowed.includes(b.type)) {
+        throw businessRule('type', `${b.type} is not accepted for a ${sub.entity_type} submerchant; send one of: ${allowed.join(', ')}`);
+      }
+      const partnerId = b.legal_representative_id ?? null;
+      if (partnerId) {
+        const partner = await q.get('SELECT id FROM legal_representatives WHERE id = ? AND submerchant_id = ? AND merchant_id = ?', [
+          partnerId,
+          sub.id,
+          ctx.merchantId,
+        ]);
+        if (!partner) {
+          throw new ApiError('not_found', 'legal_representative_id: legal representative not found on this submerchant', [
+            { field: 'legal_representative_id', message: 'legal representative not found on this submerchant' },
+          ]);
+        }
+      }
+      await checkOwnFileUrl(q, ctx, sub.id, b);
+      const previous = await q.all<DocumentRow>(
+        `SELECT ${DOCUMENT_COLS} FROM submerchant_documents
+          WHERE submerchant_id = ? AND type = ? AND ${partnerId ? 'legal_representative_id = ?' : 'legal_representative_id IS NULL'}
+            AND status <> 'replaced'${q.dialect.forUpdate}`,
+        partnerId ? [sub.id, b.type, partnerId] : [sub.id, b.type],
+      );
+      const id = ctx.deps.ids();
+      await q.run(
+        `INSERT INTO submerchant_documents (id, submerchant_id, merchant_id, legal_representative_id, type, notes, number, file_url, file_name,
+           file_size, mime_type, status, expires_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+        [id, sub.id, ctx.merchantId, partnerId, b.type, b.notes ?? null, b.number ?? null, b.file_url, b.file_name, b.file_size, b.mime_type, expiresAt, ts, ts],
+      );
+      for (const old of previous) {
+        assertTransition('document', old.status, 'replaced');
+        await q.run("UPDATE submerchant_documents SET status = 'replaced', replaced_by = ?, updated_at = ? WHERE id = ?", [id, ts, old.id]);
+        await emitEvent(q, ctx.deps.ids, {
+          merchantId: ctx.merchantId,
+          type: 'document.replaced',
+          data: { ...toDocument({ ...old, status: 'replaced', updated_at: ts }), replaced_by: id },
+          at: at.now,
+        });
+      }
+      const row = await q.get<DocumentRow>(`SELECT ${DOCUMENT_COLS} FROM submerchant_documents WHERE id = ?`, [id]);
+      const record: SubmerchantDocument = toDocument(row!);
+      await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'document.created', data: record, at: at.now });
+      await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+      return record;
+    });
+  },
+
+  'submerchants.documents.list': async (ctx, { params, query, page: p }) => {
+    const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
+    const where = ['submerchant_id = ?', 'merchant_id = ?'];
+    const args: SqlValue[] = [sub.id, ctx.merchantId];
+    if (query.type) (where.push('type = ?'), args.push(query.type));
+    if (query.status) (where.push('status = ?'), args.push(query.status));
+    if (query.legal_representative_id) (where.push('legal_representative_id = ?'), args.push(query.legal_representative_id));
+    const { rows, total } = await page<DocumentRow>(ctx.db, 'submerchant_documents', DOCUMENT_COLS, where, args, p);
+    return { items: rows.map(toDocument), total };
+  },
+
+  // ------------------------------------------------------------------------------------------
+  'submerchants.upload': async (ctx, { params }) => {
+    const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
+    const contentType = ctx.req.headers.get('content-type') ?? '';
+    if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+      throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data (with a boundary) in one part named file');
+    }
+    const declared = Number(ctx.req.headers.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) {
+      throw new ApiError('payload_too_large', `file: is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)`, [
+        { field: 'file', message: `is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)` },
+      ]);
+    }
+    const dir = uploadDir(ctx.deps.dataDir, ctx.merchantId);
+    const got = await receiveUpload({ body: ctx.req.body, contentType, dir, maxBytes: MAX_UPLOAD_BYTES });
+    const info = FILE_KINDS[got.kind];
+    const key = `${randomUUID()}.${info.extensions[0]}`;
+    const finalPath = insideDir(dir, key);
+    const fileName = sanitizeFileName(got.clientName, got.kind);
+    try {
+      await rename(got.tmpPath, finalPath);
+    } catch (e) {
+      await rm(got.tmpPath, { force: true });
+      throw e;
+    }
+    try {
+      const ts = ctx.deps.clock.now().toISOString();
+      await ctx.db.tx(async (q) => {
+        // the submerchant may not have vanished meanwhile, but keep the row scoped all the same
+        await loadSubmerchant(q, ctx.merchantId, sub.id, true);
+        await q.run('INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+          key,
+          ctx.merchantId,
+          sub.id,
+          fileName,
+          got.size,
+          info.mime,
+          relative(ctx.deps.dataDir, finalPath).split(sep).join('/'),
+          ts,
+        ]);
+      });
+    } catch (e) {
+      await rm(finalPath, { force: true });
+      throw e;
+    }
+    return { url: `${ctx.baseUrl}/v1/files/${key}`, key, fileName, fileSize: got.size, mimeType: info.mime as 'image/png' | 'image/jpeg' | 'application/pdf' };
+  },
+
+  'files.get': async (ctx, { params }) => {
+    const key = params.key ?? '';
+    const row = FILE_KEY_RE.test(key)
+      ? await ctx.db.get<{ file_name: string; size: number; mime: string; path: string }>(
+          'SELECT file_name, size, mime, path FROM files WHERE key = ? AND merchant_id = ?',
+          [key, ctx.merchantId],
+        )
+      : undefined;
+    if (!row) throw notFound('File');
+    const root = resolve(ctx.deps.dataDir, 'uploads');
+    const path = resolve(ctx.deps.dataDir, row.path);
+    if (!path.startsWith(root + sep) || !kindOfMime(row.mime)) throw notFound('File');
+    const st = await stat(path).catch(() => null);
+    if (!st?.isFile()) throw notFound('File');
+    const ascii = row.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+    const body = Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'Content-Type': row.mime,
+        'Content-Length': String(st.size),
+        'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cache-Control': 'private, no-store',
+      },
+    });
+  },
+
+  // ------------------------------------------------------------------------------------------
+  'submerchants.requirements': async (ctx, { params }) => {
+    const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
+    const req = await requirementsOf(ctx.db, sub, ctx.now());
+    return { submerchant_id: sub.id, entity_type: sub.entity_type, status: sub.status, ...req };
+  },
+
+  'sandbox.submerchants.review': async (ctx, { params, body: b }) => {
+    const now = ctx.deps.clock.now();
+    const ts = now.toISOString();
+    return ctx.db.tx(async (q) => {
+      const sub = await loadSubmerchant(q, ctx.merchantId, params.id!, true);
+      const to = b.decision === 'approve' ? 'approved' : 'rejected';
+      assertTransition('submerchant', sub.status, to);
+      await q.run('UPDATE submerchants SET status = ?, reviewed_at = ?, review_notes = ?, updated_at = ? WHERE id = ?', [to, ts, b.notes ?? null, ts, sub.id]);
+      const record = toSubmerchant(await loadSubmerchant(q, ctx.merchantId, sub.id));
+      await emitEvent(q, ctx.deps.ids, {
+        merchantId: ctx.merchantId,
+        type: to === 'approved' ? 'submerchant.approved' : 'submerchant.rejected',
+        data: record,
+        at: now,
+      });
+      return record;
+    });
+  },
+};
