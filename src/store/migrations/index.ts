@@ -6,6 +6,7 @@
  */
 import { m100_foundation } from './100_foundation.js';
 import { m200_ledger } from './200_ledger.js';
+import { m400_webhooks } from './400_webhooks.js';
 
 export interface Migration {
   version: number;
@@ -13,4 +14,4 @@ export interface Migration {
   sql: (dialect: 'sqlite' | 'postgres') => string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m100_foundation, m200_ledger].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: readonly Migration[] = [m100_foundation, m200_ledger, m400_webhooks].sort((a, b) => a.version - b.version);
