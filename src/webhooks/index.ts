@@ -1,5 +1,5 @@
 /** Public API of the webhook machinery (see docs/webhooks.md). */
-export { DeliveryWorker, deliverDue, defaultSleep, type WorkerOptions, type DeliverDueOptions, type DeliverDueResult, type AttemptReport, type Sleep } from './worker.js';
+export { DeliveryWorker, deliverDue, defaultSleep, resolveDeliveryOptions, type WorkerOptions, type DeliverDueOptions, type DeliverDueResult, type AttemptReport, type Sleep } from './worker.js';
 export {
   RETRY_SCHEDULE_MS,
   MAX_ATTEMPTS,

@@ -59,7 +59,8 @@ export interface AttemptReport {
   status: number | null;
 }
 
-function defaults(o: DeliveryOptions) {
+/** The options in effect: every default filled in (the time limit of an attempt is 15 s unless given). */
+export function resolveDeliveryOptions(o: DeliveryOptions = {}) {
   const timeoutMs = o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
     timeoutMs,
@@ -115,7 +116,7 @@ export interface DeliverDueResult {
  * Embedded use: attempt due deliveries until `deadlineMs` has passed, leave the rest due.
  */
 export async function deliverDue(deps: AppDeps, opts: DeliverDueOptions = {}): Promise<DeliverDueResult> {
-  const o = defaults(opts);
+  const o = resolveDeliveryOptions(opts);
   const until = performance.now() + (opts.deadlineMs ?? 3_000);
   const minAttempt = opts.minAttemptMs ?? 1_000;
   const owner = `embedded-${randomUUID()}`;
@@ -155,7 +156,7 @@ export async function deliverDue(deps: AppDeps, opts: DeliverDueOptions = {}): P
 /** Server use: delivers continuously until stopped. */
 export class DeliveryWorker {
   readonly id: string;
-  private readonly o: ReturnType<typeof defaults>;
+  private readonly o: ReturnType<typeof resolveDeliveryOptions>;
   private readonly pollMs: number;
   private readonly sleep: Sleep;
   private sender: Sender | null = null;
@@ -171,10 +172,15 @@ export class DeliveryWorker {
     private readonly deps: AppDeps,
     private readonly opts: WorkerOptions = {},
   ) {
-    this.o = defaults(opts);
+    this.o = resolveDeliveryOptions(opts);
     this.pollMs = opts.pollMs ?? 250;
     this.sleep = opts.sleep ?? defaultSleep;
     this.id = opts.workerId ?? `worker-${randomUUID()}`;
+  }
+
+  /** the time limit of each attempt */
+  get timeoutMs(): number {
+    return this.o.timeoutMs;
   }
 
   get running(): boolean {
