@@ -177,14 +177,21 @@ export function literalBlocked(url: URL, mode: Mode): BlockedAddressError | null
 
 /**
  * Registration-time check: the URL's host, or every address its name resolves to now, must be
- * allowed. A name that does not resolve is accepted (DNS may not be published yet); the
- * connect-time check still applies to every delivery.
+ * allowed. A name that does not resolve (within 3 s) is accepted (DNS may not be published
+ * yet); the connect-time check still applies to every delivery.
  */
 export async function checkTarget(url: URL, mode: Mode, resolver: Resolver = systemResolver): Promise<BlockedAddressError | null> {
   const lit = literalBlocked(url, mode);
   if (lit || isIP(hostOf(url))) return lit;
   const host = hostOf(url);
-  const addresses = await new Promise<LookupAddress[]>((res) => resolver(host, { all: true }, (err, a) => res(err ? [] : a)));
+  // a slow resolver must not hold the request: after 3 s the name counts as not resolving yet
+  const addresses = await new Promise<LookupAddress[]>((res) => {
+    const t = setTimeout(() => res([]), 3_000);
+    resolver(host, { all: true }, (err, a) => {
+      clearTimeout(t);
+      res(err ? [] : a);
+    });
+  });
   for (const a of addresses) {
     const reason = blockedReason(a.address, mode);
     if (reason) return new BlockedAddressError(host, a.address, reason);
