@@ -169,6 +169,39 @@ describe('two workers on one database', () => {
   });
 });
 
+describe('claims', () => {
+  it('an idle run takes no write lock; a redelivery request during an attempt in flight is a 409', async () => {
+    const a = await recv();
+    await endpoint(a.url);
+    let txs = 0;
+    const db = env.rt.deps.db;
+    const counting = new Proxy(db, {
+      get(t, k) {
+        if (k === 'tx') {
+          return (fn: Parameters<typeof db.tx>[0]) => {
+            txs++;
+            return t.tx(fn);
+          };
+        }
+        const v = Reflect.get(t, k, t);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+    const deps = { ...env.rt.deps, db: counting };
+    await deliverDue(deps, { deadlineMs: 1000 });
+    expect(txs).toBe(0);
+    await emitMany(1);
+    await deliverDue(deps, { deadlineMs: 0 }); // fan-out only
+    expect(txs).toBe(1);
+    const [c] = await claimDue(env.rt.deps, 'someone', 5, 60_000);
+    const r = await env.call('POST', `/v1/postbacks/delivery-logs/${c!.logId}/retry`);
+    expect(r.status).toBe(409);
+    expect(r.body.error).toBe('conflict');
+    const [log] = (await env.call('GET', '/v1/postbacks/delivery-logs')).body.data;
+    expect(log).toMatchObject({ id: c!.logId, status: 'pending', attempt: 1 });
+  });
+});
+
 describe('DeliveryWorker lifecycle', () => {
   it('stop() lets the attempt in flight finish and be recorded, then claims nothing more', async () => {
     const a = await recv(400);
