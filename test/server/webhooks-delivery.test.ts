@@ -57,7 +57,7 @@ const charge = (id: string, status = 'captured') => ({
   updated_at: env.clock.now().toISOString(),
 });
 
-const run = (o: Parameters<typeof deliverDue>[1] = {}) => deliverDue(env.rt.deps, { deadlineMs: 20_000, ...o });
+const run = (o: Parameters<typeof deliverDue>[1] = {}) => deliverDue(env.rt.deps, { deadlineMs: 100_000, ...o });
 
 describe('signatures (the public standardwebhooks verifier is the judge)', () => {
   it('1,000 deliveries with random payloads all verify and carry {id, type, created_at, data}', async () => {
@@ -90,7 +90,7 @@ describe('signatures (the public standardwebhooks verifier is the judge)', () =>
     for (const s of stored) expect(byId.get(s.id)).toEqual(JSON.parse(s.data));
     const delivered = await env.call('GET', '/v1/postbacks/delivery-logs?status=delivered&per_page=1');
     expect(delivered.body.pagination.total).toBe(1000);
-  });
+  }, 120_000);
 
   it('a tampered body, a wrong secret and a stale timestamp do not verify', async () => {
     const rc = await recv();

@@ -133,7 +133,7 @@ describe('two workers on one database', () => {
       "SELECT COUNT(*) AS n FROM (SELECT delivery_id FROM webhook_delivery_logs WHERE status = 'delivered' GROUP BY delivery_id HAVING COUNT(*) > 1) x",
     );
     expect(Number(dup!.n)).toBe(0);
-  });
+  }, 120_000);
 
   it('two embedded runs at once deliver each event exactly once', async () => {
     const a = await recv(2);
