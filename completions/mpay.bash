@@ -16,7 +16,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server submerchants tokens wallets withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server submerchants tokens wallets webhooks withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -29,11 +29,11 @@ _mpay_words() {
     "tokens") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens create") words="--base-url --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "withdrawals") words="create get list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "withdrawals create") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "withdrawals create") words="--account-number --account-type --amount --asset --bank-code --base-url --branch-number --color --data-dir --help --holder-document --holder-document-type --holder-name --holder-tax-id --idempotency-key --input --json --metadata --network --output --pin --pix-key --pix-key-type --profile --quiet --recipient-id --submerchant-id --type --verbose --version --wallet-address --wallet-id --yes" ;;
     "withdrawals list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
     "withdrawals get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "recipients") words="list set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "recipients set") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "recipients set") words="--account-number --account-type --asset --bank-code --base-url --branch-number --color --data-dir --help --holder-name --holder-tax-id --idempotency-key --input --json --network --output --pix-key --pix-key-type --profile --quiet --submerchant-id --type --verbose --version --wallet-address --yes" ;;
     "recipients list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --owner-type --page --per-page --profile --quiet --submerchant-id --type --verbose --version --yes" ;;
     "links") words="create get list update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "links create") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --submerchant-id --summary-color --title --verbose --version --yes" ;;
@@ -41,7 +41,7 @@ _mpay_words() {
     "links update") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --status --submerchant-id --summary-color --title --verbose --version --yes" ;;
     "links list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
     "charges") words="create get list refund --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "charges create") words="--base-url --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges create") words="--amount --base-url --color --currency --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --data-dir --help --idempotency-key --input --items --json --metadata --output --payment-details.expires-in --payment-details.installments --payment-details.token --payment-method --product-type --profile --quiet --shipping-amount --split-rules --submerchant-id --timeout --verbose --version --wait --yes" ;;
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -74,7 +74,15 @@ _mpay_words() {
     "submerchants upload") words="--base-url --color --data-dir --file --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "files") words="download --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "files download") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "files download") words="--base-url --color --data-dir --help --idempotency-key --json --out --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks") words="create delete get list logs retry update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks create") words="--base-url --color --data-dir --events --help --idempotency-key --input --json --output --profile --quiet --url --verbose --version --yes" ;;
+    "webhooks list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --verbose --version --yes" ;;
+    "webhooks get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks update") words="--base-url --color --data-dir --events --help --idempotency-key --input --json --output --profile --quiet --status --url --verbose --version --yes" ;;
+    "webhooks delete") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks logs") words="--all --base-url --charge-id --color --data-dir --event-id --event-name --help --idempotency-key --json --output --page --per-page --profile --quiet --status --verbose --version --webhook-endpoint-id --yes" ;;
+    "webhooks retry") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

@@ -78,6 +78,11 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     if (f.type === 'string[]') o.argParser((v: string, prev: string[] = []) => [...prev, v]);
     cmd.addOption(o);
   }
+  if (spec.raw) cmd.option('--out <file>', 'write the bytes to this file instead of stdout');
+  if (spec.waitWith) {
+    cmd.option('--wait', 'wait until the record leaves pending (exit 1 if it ends failed)');
+    cmd.option('--timeout <seconds>', 'how long --wait waits', '300');
+  }
   if (spec.list) {
     cmd.option('--page <n>', 'page number (from 1)');
     cmd.option('--per-page <n>', 'records per page (1-100, default 20)');

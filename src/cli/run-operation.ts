@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
 import { CliError, EXIT, describeError, exitCodeFor, usage } from './errors.js';
 import { canPrompt, type IO } from './io.js';
-import { painter, printData, resolveFormat } from './output.js';
+import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 
 export interface Invocation {
@@ -179,7 +179,9 @@ export async function runOperation(inv: Invocation): Promise<number> {
       if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, format, paint });
       return EXIT.ok;
     }
+    if (spec.raw) return await download(inv, target, req.params);
     const r = await call(req.query);
+    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, r.data as Record<string, unknown>, { columns: spec.columns, format, paint });
     await printData(io, r.data, { columns: spec.columns, format, paint });
     if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
       io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);
@@ -191,4 +193,52 @@ export async function runOperation(inv: Invocation): Promise<number> {
   } finally {
     await target?.close();
   }
+}
+
+async function download(inv: Invocation, target: Target, params: Record<string, string>): Promise<number> {
+  const r = await target.client.download(inv.spec.id as never, params);
+  const out = inv.opts.out;
+  if (typeof out === 'string') {
+    const path = resolve(inv.io.cwd, out);
+    try {
+      writeFileSync(path, r.bytes);
+    } catch (e) {
+      throw new CliError(`--out: cannot write ${out}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.usage);
+    }
+    if (!inv.globals.quiet) inv.io.err(`Saved ${r.bytes.byteLength} bytes (${r.contentType ?? 'unknown type'}) to ${out}\n`);
+  } else {
+    if (inv.io.stdoutTTY) throw usage('refusing to print a binary file to the terminal; use --out FILE or redirect stdout');
+    inv.io.out(Buffer.from(r.bytes) as unknown as string);
+  }
+  return EXIT.ok;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** --wait: polls the record until its status leaves pending; a failed record exits 1. */
+async function waitFor(inv: Invocation, target: Target, first: Record<string, unknown>, o: PrintOptions): Promise<number> {
+  const { io, globals: g } = inv;
+  const timeoutS = Number(inv.opts.timeout ?? 300);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${inv.opts.timeout}'`);
+  const deadline = Date.now() + timeoutS * 1000;
+  let rec = first;
+  let shown = false;
+  while (rec.status === 'pending') {
+    if (Date.now() > deadline) {
+      await printData(io, rec, o);
+      throw new CliError(`still pending after ${timeoutS} s (id ${rec.id})`, EXIT.refused);
+    }
+    if (!shown && !g.quiet) {
+      io.err(`waiting for ${String(rec.id)} to leave pending${rec.payment_method === 'pix' ? ' (pay it with `mpay sandbox pay ' + String(rec.id) + '` in the sandbox)' : ''}…\n`);
+      shown = true;
+    }
+    await sleep(500);
+    rec = (await target.client.call(inv.spec.waitWith as never, { params: { id: String(rec.id) } })).data as Record<string, unknown>;
+  }
+  await printData(io, rec, o);
+  if (rec.status === 'failed') {
+    io.err(`error: ${String(rec.id)} ended failed${rec.failure_reason ? `: ${String(rec.failure_reason)}` : ''}\n`);
+    return EXIT.refused;
+  }
+  return EXIT.ok;
 }

@@ -31,6 +31,9 @@ export interface Target {
 /** Origin the embedded service believes it is served at: where `mpay server start` listens. */
 export const EMBEDDED_ORIGIN = 'http://127.0.0.1:4010';
 
+/** How long an embedded command may spend delivering webhooks before it exits. */
+export const EMBEDDED_DELIVERY_MS = 2_000;
+
 /**
  * Where a command talks to, with the contract's precedence: flags > environment
  * (MPAY_PROFILE, MPAY_BASE_URL, MPAY_PUBLIC_KEY, MPAY_SECRET_KEY, MPAY_DATA_DIR) > profile >
@@ -111,5 +114,18 @@ export async function openTarget(g: Globals, io: IO): Promise<Target> {
     userAgent: 'mpay-cli',
     onTrace,
   });
-  return { kind: 'embedded', client, profileName, dataDir, runtime, close: () => runtime.close() };
+  const close = async () => {
+    try {
+      // Webhooks of this command's events go out before it exits, within a short bound; what is
+      // not attempted stays due for the next run (or for `mpay server start`).
+      const { deliverDue } = await import('../webhooks/worker.js');
+      const r = await deliverDue(runtime.deps, { deadlineMs: EMBEDDED_DELIVERY_MS });
+      if (g.verbose && r.attempted) io.err(`webhooks: ${r.delivered} delivered, ${r.failed} failed, ${r.remaining} left due\n`);
+    } catch (e) {
+      if (!g.quiet) io.err(`warning: webhook delivery skipped: ${(e as Error).message}\n`);
+    } finally {
+      await runtime.close();
+    }
+  };
+  return { kind: 'embedded', client, profileName, dataDir, runtime, close };
 }

@@ -15,6 +15,8 @@ export interface CliSpec {
   example: string;
   /** Table columns for records of this endpoint's response. */
   columns?: readonly string[];
+  /** id of a get operation: `--wait` polls it until the record's status leaves `pending` */
+  waitWith?: string;
 }
 
 export interface Endpoint<
@@ -31,6 +33,8 @@ export interface Endpoint<
   body?: B;
   /** multipart/form-data upload instead of a JSON body */
   multipart?: boolean;
+  /** the success response is raw bytes (a download), not the JSON envelope */
+  raw?: boolean;
   query?: Q;
   /** schema of `data` in the success envelope (of one item for lists) */
   response: R;

@@ -11,6 +11,7 @@ import { withdrawalEndpoints } from './resources/withdrawals.js';
 import { recipientEndpoints } from './resources/recipients.js';
 import { paymentLinkEndpoints } from './resources/paymentLinks.js';
 import { submerchantEndpoints } from './resources/submerchants.js';
+import { webhookEndpoints } from './resources/webhooks.js';
 import type { Endpoint } from './endpoint.js';
 import { chargeEndpoints } from './resources/charges.js';
 import { receivableEndpoints } from './resources/receivables.js';
@@ -33,6 +34,7 @@ export * from './resources/receivables.js';
 export * from './resources/wallets.js';
 export * from './resources/clock.js';
 export * from './resources/submerchants.js';
+export * from './resources/webhooks.js';
 export * from './filters.js';
 
 export const endpoints = [
@@ -48,7 +50,9 @@ export const endpoints = [
   ...walletEndpoints,
   ...clockEndpoints,
   ...submerchantEndpoints,
+  ...webhookEndpoints,
 ] as const;
+
 
 export type AnyEndpoint = Endpoint;
 export type Endpoints = typeof endpoints;

@@ -32,6 +32,9 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
         ? { type: 'object', required: ['success', 'message', 'data', 'pagination'], properties: { success: { const: true }, message: { type: 'string' }, data: { type: 'array', items: data }, pagination: schema(pagination, 'output') } }
         : { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } };
       const status = String(e.status ?? (e.method === 'POST' ? 201 : 200));
+      const content = e.raw
+        ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }
+        : { 'application/json': { schema: success } };
       const op: Record<string, unknown> = {
         operationId: e.id,
         summary: e.summary,
@@ -39,7 +42,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
         parameters,
         security: e.auth === 'none' ? [] : [{ basic: [] }],
         responses: {
-          [status]: { description: e.message, content: { 'application/json': { schema: success } } },
+          [status]: { description: e.message, content },
           default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
         },
       };

@@ -140,15 +140,41 @@ export class MpayClient {
     return { data: env.data as T, message: env.message, status: r.status, pagination: env.pagination, requestId: r.requestId };
   }
 
-  /** Calls an operation of the contract by id, e.g. call('apiKeys.create', { body: { name } }). */
-  async call<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): Promise<Result<DataOf<Operation<I>>>> {
+  private resolve(id: string, params?: Record<string, string>): { e: AnyEndpoint; path: string } {
     const e = byId.get(id);
     if (!e) throw new Error(`unknown operation ${id}`);
     const path = e.path.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
-      const v = opts.params?.[name];
+      const v = params?.[name];
       if (v === undefined) throw new ValidationError(`${name} is required`, name);
       return encodeURIComponent(v);
     });
+    return { e, path };
+  }
+
+  /** Calls an operation whose answer is raw bytes (a download); throws on an error status. */
+  async download(id: OperationId, params: Record<string, string>): Promise<{ bytes: Uint8Array; contentType?: string; fileName?: string }> {
+    const { e, path } = this.resolve(id, params);
+    const headers: Record<string, string> = { 'user-agent': this.o.userAgent ?? 'mpay-sdk' };
+    if (this.o.publicKey) headers.authorization = 'Basic ' + Buffer.from(`${this.o.publicKey}:${this.o.secretKey ?? ''}`).toString('base64');
+    const res = await this.o.transport.send({ method: e.method, path, headers });
+    if (res.status >= 400) {
+      const text = Buffer.from(res.body).toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        /* not JSON */
+      }
+      throw errorFromResponse({ status: res.status, headers: res.headers, body, requestId: res.headers['x-request-id'] });
+    }
+    const cd = res.headers['content-disposition'] ?? '';
+    const fileName = /filename="([^"]+)"/.exec(cd)?.[1];
+    return { bytes: res.body, contentType: res.headers['content-type'], fileName };
+  }
+
+  /** Calls an operation of the contract by id, e.g. call('apiKeys.create', { body: { name } }). */
+  async call<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): Promise<Result<DataOf<Operation<I>>>> {
+    const { e, path } = this.resolve(id, opts.params);
     return this.request(e.method, path, {
       query: opts.query as RequestOptions['query'],
       body: opts.body,

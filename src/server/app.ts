@@ -217,6 +217,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
       }
       const text = JSON.stringify(out);
       if (idemKey) await completeKey(deps, principal.merchantId, idemKey, { status, body: text });
+      // a write may have queued events: let a running delivery worker look at once
+      if (e.method !== 'GET') deps.onEvent?.();
       return new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
     } catch (err) {
       if (idemKey) {

@@ -40,13 +40,31 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   if (!opts.publicUrl) rt.deps.publicBaseUrl = server.url;
   const running = server;
   const runtime = rt;
+  // Background work of server mode: webhook deliveries, and time-based moves (settlements,
+  // expirations, payout progress) for every merchant as they come due.
+  const { DeliveryWorker } = await import('../../webhooks/worker.js');
+  const { runDueWork } = await import('../../server/due.js');
+  const worker = new DeliveryWorker(rt.deps, { pollMs: 250 });
+  worker.start();
+  rt.deps.onEvent = () => worker.kick();
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    runDueWork(runtime.deps)
+      .catch((e) => log?.({ level: 'error', message: `due work failed: ${(e as Error).message}` }))
+      .finally(() => (sweeping = false));
+  }, 1_000);
   // Signal handlers go in before the URL is printed: whoever reads the URL may stop us at once.
   const stopped = new Promise<void>((done) => {
     const stop = async (sig: string) => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       if (!g.quiet) io.err(`${sig}: stopping…\n`);
+      clearInterval(sweeper);
+      await worker.stop();
       await running.close();
+      while (sweeping) await new Promise((r) => setTimeout(r, 10));
       await runtime.close();
       done();
     };

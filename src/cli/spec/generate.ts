@@ -41,7 +41,34 @@ function typeOf(s: JS): { type: FlagType; choices?: string[] } {
   return { type: 'json' };
 }
 
+const branchesOf = (s: JS): JS[] | undefined => {
+  const b = s.oneOf ?? s.anyOf;
+  if (!b?.length) return undefined;
+  const objects = b.filter((x) => x.type === 'object' || x.properties || x.oneOf || x.anyOf);
+  return objects.length === b.length ? b : undefined;
+};
+
+/** A union of object shapes (e.g. one body per payment_method) as one shape: every field of
+ *  every branch, choices joined, required only where every branch requires it. */
+export function mergeUnion(branches: JS[]): JS {
+  const flat = branches.flatMap((b) => (branchesOf(b) ? [mergeUnion(branchesOf(b)!)] : [b]));
+  const props: Record<string, JS[]> = {};
+  for (const b of flat) for (const [k, v] of Object.entries(b.properties ?? {})) (props[k] ??= []).push(v);
+  const merged: Record<string, JS> = {};
+  for (const [k, vs] of Object.entries(props)) {
+    const objs = vs.filter((v) => v.type === 'object' && v.properties);
+    if (objs.length === vs.length && vs.length > 1) merged[k] = mergeUnion(vs);
+    else if (vs.every((v) => v.enum || v.const !== undefined)) {
+      merged[k] = { type: 'string', enum: [...new Set(vs.flatMap((v) => v.enum ?? [v.const]))] };
+    } else merged[k] = vs[0]!;
+  }
+  const required = Object.keys(merged).filter((k) => flat.every((b) => (b.required ?? []).includes(k)));
+  return { type: 'object', properties: merged, required };
+}
+
 function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, out: FlagSpec[]): void {
+  const branches = branchesOf(s);
+  if (branches) s = mergeUnion(branches);
   const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
   if (t === 'object' && s.properties && Object.keys(s.properties).length) {
     for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out);
@@ -57,7 +84,9 @@ export function generateSpecs(): OperationSpec[] {
     if (!e.cli) continue;
     const flags: FlagSpec[] = [];
     if (e.body) {
-      const js = z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }) as JS;
+      let js = z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }) as JS;
+      const branches = branchesOf(js);
+      if (branches) js = mergeUnion(branches);
       for (const [k, v] of Object.entries(js.properties ?? {})) walk(v, [k], 'body', (js.required ?? []).includes(k), flags);
     }
     if (e.query) {
@@ -79,6 +108,8 @@ export function generateSpecs(): OperationSpec[] {
       columns: [...(e.cli.columns ?? [])],
       list: !!e.list,
       multipart: !!e.multipart,
+      raw: !!e.raw,
+      waitWith: e.cli.waitWith,
       sandbox: !!e.sandbox,
       hasBody: !!e.body,
       params: [...e.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => m[1]!),

@@ -25,6 +25,10 @@ export interface OperationSpec {
   columns: string[];
   list: boolean;
   multipart: boolean;
+  /** the response is raw bytes (a download) */
+  raw: boolean;
+  /** `--wait`: poll this operation until the record leaves `pending` */
+  waitWith?: string;
   sandbox: boolean;
   hasBody: boolean;
   /** path parameters, in order: become positional arguments */

@@ -175,8 +175,9 @@ export const chargeEndpoints = [
     cli: {
       command: ['charges', 'create'],
       example:
-        'mpay charges create --input charge.json   # {"amount":10000,"product_type":"digital","payment_method":"credit_card","payment_details":{"token":"tok_…","installments":3},"customer":{…},"items":[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]}',
+        'mpay charges create --amount 10000 --product-type digital --payment-method pix --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\' --wait',
       columns: CHARGE_COLUMNS,
+      waitWith: 'charges.get',
     },
   }),
   endpoint({

@@ -525,9 +525,10 @@ export const submerchantEndpoints = [
     summary: 'Download an uploaded file (the raw bytes, not an envelope; only for the merchant that uploaded it)',
     auth: 'secret',
     response: z.string().describe('the file bytes, served as an attachment with the stored mime type'),
+    raw: true,
     message: 'File retrieved',
     tag: 'Files',
-    cli: { command: ['files', 'download'], example: 'mpay files download 0190f0c4-1c2b-4d3e-8f40-5a6b7c8d9e0f.pdf > contrato.pdf' },
+    cli: { command: ['files', 'download'], example: 'mpay files download 0190f0c4-1c2b-4d3e-8f40-5a6b7c8d9e0f.pdf --out contrato.pdf' },
   }),
   endpoint({
     id: 'submerchants.requirements',

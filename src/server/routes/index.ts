@@ -22,6 +22,7 @@ import { walletHandlers } from './wallets.js';
 import { clockHandlers } from './clock.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 import { submerchantHandlers } from './submerchants.js';
+import { webhookHandlers } from './webhooks.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -36,6 +37,7 @@ export const handlers = {
   ...walletHandlers,
   ...clockHandlers,
   ...submerchantHandlers,
+  ...webhookHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

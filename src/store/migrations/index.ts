@@ -13,6 +13,7 @@ import { m270_payment_links } from './270_payment_links.js';
 import { m210_charges } from './210_charges.js';
 import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 import { m300_onboarding } from './300_onboarding.js';
+import { m400_webhooks } from './400_webhooks.js';
 
 export interface Migration {
   version: number;
@@ -30,4 +31,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m260_recipients,
   m270_payment_links,
   m300_onboarding,
+  m400_webhooks,
 ].sort((a, b) => a.version - b.version);

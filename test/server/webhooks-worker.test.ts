@@ -1,0 +1,260 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dirname, join } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
+import { testEnv, type TestEnv } from '../helpers/server.js';
+import { receiver, type Receiver } from '../helpers/receiver.js';
+import { emitEvent } from '../../src/server/services/events.js';
+import { deliverDue, DeliveryWorker, type Sleep } from '../../src/webhooks/worker.js';
+import { claimDue } from '../../src/webhooks/delivery.js';
+
+let env: TestEnv;
+const cleanup: (() => Promise<void>)[] = [];
+beforeEach(async () => {
+  env = await testEnv();
+});
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+  await env.close();
+});
+
+async function recv(delayMs = 0): Promise<Receiver> {
+  const r = await receiver((_q, res) => {
+    const d = typeof delayMs === 'number' ? delayMs : 0;
+    if (d) setTimeout(() => res.end('ok'), d).unref();
+    else res.end('ok');
+  });
+  cleanup.push(() => r.close());
+  return r;
+}
+
+async function endpoint(url: string): Promise<string> {
+  const r = await env.call('POST', '/v1/postbacks/endpoints', { url, events: ['*'] });
+  expect(r.status).toBe(201);
+  return r.body.data.id;
+}
+
+async function emitMany(n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    ids.push(
+      await env.rt.deps.db.tx((q) =>
+        emitEvent(q, env.rt.deps.ids, { merchantId: env.merchant.merchant_id, type: 'charge.captured', data: { id: crypto.randomUUID(), n: i }, at: env.clock.now() }),
+      ),
+    );
+  }
+  return ids;
+}
+
+async function until(cond: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const deliveredCount = async () =>
+  Number((await env.rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_delivery_logs WHERE status = 'delivered'"))!.n);
+
+function exactlyOnce(r: Receiver, ids: string[]): void {
+  const seen = r.requests.map((q) => String(q.headers['webhook-id']));
+  expect(seen).toHaveLength(ids.length);
+  expect(new Set(seen)).toEqual(new Set(ids));
+}
+
+describe('two workers on one database', () => {
+  it('two DeliveryWorkers sharing one store deliver each event exactly once per endpoint', async () => {
+    const [a, b] = [await recv(5), await recv(5)];
+    await endpoint(a.url);
+    await endpoint(b.url);
+    const ids = await emitMany(100);
+    const w1 = new DeliveryWorker(env.rt.deps, { pollMs: 5, concurrency: 4, workerId: 'w1' });
+    const w2 = new DeliveryWorker(env.rt.deps, { pollMs: 5, concurrency: 4, workerId: 'w2' });
+    const by = { w1: 0, w2: 0 };
+    w1.onAttempt = () => by.w1++;
+    w2.onAttempt = () => by.w2++;
+    w1.start();
+    w2.start();
+    try {
+      await until(async () => (await deliveredCount()) >= 200);
+    } finally {
+      await Promise.all([w1.stop(), w2.stop()]);
+    }
+    exactlyOnce(a, ids);
+    exactlyOnce(b, ids);
+    expect(by.w1 + by.w2).toBe(200);
+    expect(by.w1).toBeGreaterThan(0);
+    expect(by.w2).toBeGreaterThan(0);
+    const logs = await env.rt.deps.db.all<{ status: string }>('SELECT status FROM webhook_delivery_logs');
+    expect(logs).toHaveLength(200);
+    expect(logs.every((l) => l.status === 'delivered')).toBe(true);
+  });
+
+  it('two worker processes on one database file deliver each event exactly once per endpoint', async () => {
+    const [a, b] = [await recv(15), await recv(15)];
+    await endpoint(a.url);
+    await endpoint(b.url);
+    const ids = await emitMany(150);
+    const out = join(mkdtempSync(join(tmpdir(), 'mpay-worker-proc-')), 'worker.cjs');
+    await build({
+      entryPoints: [join(__dirname, '../fixtures/webhook-worker-process.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      external: ['better-sqlite3'],
+      outfile: out,
+      logLevel: 'silent',
+    });
+    const runProc = (id: string) =>
+      new Promise<{ workerId: string; attempts: number }>((resolve, reject) => {
+        const p = spawn(process.execPath, [out, env.dir, id], {
+          env: { ...process.env, NODE_PATH: join(process.cwd(), 'node_modules') },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        p.stdout.on('data', (c: Buffer) => (stdout += c));
+        p.stderr.on('data', (c: Buffer) => (stderr += c));
+        p.on('exit', (code) => (code === 0 ? resolve(JSON.parse(stdout.trim())) : reject(new Error(`worker ${id} exited ${code}: ${stderr}`))));
+      });
+    const [p1, p2] = await Promise.all([runProc('p1'), runProc('p2')]);
+    rmSync(dirname(out), { recursive: true, force: true });
+    exactlyOnce(a, ids);
+    exactlyOnce(b, ids);
+    expect(p1.attempts + p2.attempts).toBe(300);
+    expect(p1.attempts).toBeGreaterThan(0);
+    expect(p2.attempts).toBeGreaterThan(0);
+    expect(await deliveredCount()).toBe(300);
+    const dup = await env.rt.deps.db.get<{ n: number }>(
+      "SELECT COUNT(*) AS n FROM (SELECT delivery_id FROM webhook_delivery_logs WHERE status = 'delivered' GROUP BY delivery_id HAVING COUNT(*) > 1) x",
+    );
+    expect(Number(dup!.n)).toBe(0);
+  }, 120_000);
+
+  it('two embedded runs at once deliver each event exactly once', async () => {
+    const a = await recv(2);
+    await endpoint(a.url);
+    const ids = await emitMany(60);
+    const [x, y] = await Promise.all([
+      deliverDue(env.rt.deps, { deadlineMs: 20_000, concurrency: 3 }),
+      deliverDue(env.rt.deps, { deadlineMs: 20_000, concurrency: 3 }),
+    ]);
+    expect(x.delivered + y.delivered).toBe(60);
+    expect(x.delivered).toBeGreaterThan(0);
+    expect(y.delivered).toBeGreaterThan(0);
+    exactlyOnce(a, ids);
+  });
+
+  it('a claim whose process died is taken over after its lease: that attempt is marked interrupted', async () => {
+    const a = await recv();
+    await endpoint(a.url);
+    await emitMany(1);
+    await deliverDue(env.rt.deps, { deadlineMs: 0 }); // fans out only
+    const [dead] = await claimDue(env.rt.deps, 'crashed-worker', 1, 60_000);
+    expect(dead).toBeDefined();
+    expect((await deliverDue(env.rt.deps, { deadlineMs: 5_000 })).attempted).toBe(0); // leased
+    env.clock.advance(60_001);
+    expect((await deliverDue(env.rt.deps, { deadlineMs: 5_000 })).delivered).toBe(1);
+    const logs = (await env.call('GET', '/v1/postbacks/delivery-logs')).body.data;
+    expect(logs.map((l: { attempt: number; status: string }) => [l.attempt, l.status])).toEqual([
+      [2, 'delivered'],
+      [1, 'failed'],
+    ]);
+    expect(logs[1].error_message).toContain('interrupted');
+    expect(a.requests).toHaveLength(1);
+  });
+});
+
+describe('claims', () => {
+  it('an idle run takes no write lock; a redelivery request during an attempt in flight is a 409', async () => {
+    const a = await recv();
+    await endpoint(a.url);
+    let txs = 0;
+    const db = env.rt.deps.db;
+    const counting = new Proxy(db, {
+      get(t, k) {
+        if (k === 'tx') {
+          return (fn: Parameters<typeof db.tx>[0]) => {
+            txs++;
+            return t.tx(fn);
+          };
+        }
+        const v = Reflect.get(t, k, t);
+        return typeof v === 'function' ? v.bind(t) : v;
+      },
+    });
+    const deps = { ...env.rt.deps, db: counting };
+    await deliverDue(deps, { deadlineMs: 1000 });
+    expect(txs).toBe(0);
+    await emitMany(1);
+    await deliverDue(deps, { deadlineMs: 0 }); // fan-out only
+    expect(txs).toBe(1);
+    const [c] = await claimDue(env.rt.deps, 'someone', 5, 60_000);
+    const r = await env.call('POST', `/v1/postbacks/delivery-logs/${c!.logId}/retry`);
+    expect(r.status).toBe(409);
+    expect(r.body.error).toBe('conflict');
+    const [log] = (await env.call('GET', '/v1/postbacks/delivery-logs')).body.data;
+    expect(log).toMatchObject({ id: c!.logId, status: 'pending', attempt: 1 });
+  });
+});
+
+describe('DeliveryWorker lifecycle', () => {
+  it('stop() lets the attempt in flight finish and be recorded, then claims nothing more', async () => {
+    const a = await recv(400);
+    await endpoint(a.url);
+    await emitMany(1);
+    const w = new DeliveryWorker(env.rt.deps, { pollMs: 10 });
+    w.start();
+    expect(w.running).toBe(true);
+    await until(async () => a.requests.length === 1);
+    await w.stop();
+    expect(w.running).toBe(false);
+    expect(await deliveredCount()).toBe(1);
+    await emitMany(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(a.requests).toHaveLength(1);
+  });
+
+  it('polls with the injected sleep and looks at once on kick()', async () => {
+    const a = await recv();
+    await endpoint(a.url);
+    const waits: number[] = [];
+    // a sleep that only ends when the worker aborts it: the worker then only works when kicked
+    const sleep: Sleep = (ms, signal) =>
+      new Promise((resolve) => {
+        waits.push(ms);
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const w = new DeliveryWorker(env.rt.deps, { sleep });
+    w.start();
+    await until(async () => waits.length > 0);
+    await emitMany(1);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(a.requests).toHaveLength(0);
+    w.kick();
+    await until(async () => (await deliveredCount()) === 1);
+    expect(waits.every((ms) => ms === 250)).toBe(true);
+    await w.stop();
+    expect(a.requests).toHaveLength(1);
+  });
+
+  it('deliverDue stops claiming at its bound and leaves the rest due for the next run', async () => {
+    const a = await recv(300);
+    await endpoint(a.url);
+    const ids = await emitMany(6);
+    const first = await deliverDue(env.rt.deps, { deadlineMs: 500, concurrency: 1 });
+    expect(first.attempted).toBeGreaterThan(0);
+    expect(first.attempted).toBeLessThan(6);
+    expect(first.delivered).toBe(first.attempted);
+    expect(first.remaining).toBe(6 - first.attempted);
+    const second = await deliverDue(env.rt.deps, { deadlineMs: 20_000, concurrency: 6 });
+    expect(second.delivered).toBe(6 - first.attempted);
+    expect(second.remaining).toBe(0);
+    exactlyOnce(a, ids);
+  });
+});
