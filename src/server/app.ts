@@ -152,7 +152,17 @@ export function createApp(deps: AppDeps): Hono<Env> {
       baseUrl: deps.publicBaseUrl ?? url.origin,
       now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
     };
-    if (principal.merchantId) for (const w of dueWork) await w(ctx);
+    if (principal.merchantId) {
+      for (const w of dueWork) {
+        // Due work is housekeeping on the merchant's clock: a job that fails is logged and
+        // retried on the next request, and never turns this request into an error.
+        try {
+          await w(ctx);
+        } catch (err) {
+          deps.log?.({ level: 'error', request_id: requestId, message: `due work failed: ${(err as Error)?.message}`, stack: (err as Error)?.stack });
+        }
+      }
+    }
 
     const params = c.req.param() as Record<string, string>;
     for (const [k, v] of Object.entries(params)) {

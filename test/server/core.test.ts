@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import { dueWork } from '../../src/server/routes/index.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -68,6 +69,22 @@ describe('envelope, auth and errors', () => {
     const ok = await env.call('GET', '/v1/api-keys?page=1&per_page=100');
     expect(ok.status).toBe(200);
     expect(ok.body.pagination).toEqual({ page: 1, perPage: 100, total: 1, totalPages: 1 });
+  });
+
+  it('a failing due job is logged and does not fail the request', async () => {
+    const logged: Record<string, unknown>[] = [];
+    env.rt.deps.log = (e) => logged.push(e);
+    const broken = async () => {
+      throw new Error('boom');
+    };
+    dueWork.push(broken);
+    try {
+      const r = await env.call('GET', '/v1/merchant');
+      expect(r.status).toBe(200);
+      expect(logged.some((e) => e.level === 'error' && String(e.message).includes('due work failed: boom'))).toBe(true);
+    } finally {
+      dueWork.splice(dueWork.indexOf(broken), 1);
+    }
   });
 
   it('serves the OpenAPI document generated from the contract', async () => {
