@@ -57,7 +57,7 @@ export function cell(key: string, v: unknown, paint: Painter): string {
     return v;
   }
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'string' && (key.endsWith('_at') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
+  if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);

@@ -104,7 +104,9 @@ export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
   if (spec.hasBody) body = typeof opts.input === 'string' ? await readInput(opts.input, io) : {};
   const query: Record<string, string | number | boolean> = {};
   for (const f of spec.flags) {
-    const raw = opts[attrName(f.flag)];
+    // A field named like a global option (withdrawals' idempotency_key and --idempotency-key)
+    // takes the global's value: commander hands that flag to the program, and it means the same.
+    const raw = opts[attrName(f.flag)] ?? (inv.globals as Record<string, unknown>)[attrName(f.flag)];
     if (raw === undefined) continue;
     const value = parseValue(f, raw);
     if (f.in === 'body') setPath(body!, f.path, value);

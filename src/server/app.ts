@@ -233,7 +233,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
     } catch (err) {
       if (idemKey) {
         const apiErr = toApiError(err, deps, requestId);
-        if (apiErr.status >= 400 && apiErr.status < 500 && apiErr.status !== 409 && apiErr.status !== 429) {
+        // Stored and replayed: answers of a request that ran (404, 422…). A request refused
+        // before it ran (malformed, invalid) keeps nothing, so it can be fixed and resent
+        // under the same key; neither do conflicts, rate limits and 5xx.
+        const refusedBeforeRunning = ['validation_error', 'invalid_json', 'unsupported_media_type', 'payload_too_large'].includes(apiErr.code);
+        if (apiErr.status >= 400 && apiErr.status < 500 && apiErr.status !== 409 && apiErr.status !== 429 && !refusedBeforeRunning) {
           const res = errorResponse(apiErr);
           await completeKey(deps, principal.merchantId, idemKey, { status: res.status, body: await res.text() });
         } else {

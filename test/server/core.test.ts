@@ -160,6 +160,26 @@ describe('idempotency and rate limit', () => {
     expect(list.body.pagination.total).toBe(2);
   });
 
+  it('a request refused by validation stores nothing: fixed, it runs under the same key', async () => {
+    const bad = await env.call('POST', '/v1/api-keys', { name: '' }, { 'idempotency-key': 'fix-me' });
+    expect(bad.status).toBe(400);
+    const good = await env.call('POST', '/v1/api-keys', { name: 'fixed' }, { 'idempotency-key': 'fix-me' });
+    expect(good.status).toBe(201);
+    expect(good.headers.get('idempotent-replayed')).toBeNull();
+    const again = await env.call('POST', '/v1/api-keys', { name: 'fixed' }, { 'idempotency-key': 'fix-me' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data.id).toBe(good.body.data.id);
+  });
+
+  it('a refusal of a request that ran (404) is stored and replayed', async () => {
+    const path = '/v1/sandbox/charges/00000000-0000-4000-8000-000000000000/pay';
+    const a = await env.call('POST', path, undefined, { 'idempotency-key': 'biz' });
+    expect(a.status).toBe(404);
+    const b = await env.call('POST', path, undefined, { 'idempotency-key': 'biz' });
+    expect(b.status).toBe(404);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+  });
+
   it('concurrent identical requests have one effect', async () => {
     const results = await Promise.all(
       Array.from({ length: 50 }, () => env.call('POST', '/v1/api-keys', { name: 'burst' }, { 'idempotency-key': 'same' })),
