@@ -30,6 +30,23 @@ describe('money flows through the binary (embedded sandbox)', () => {
     expect(bad.stderr).toContain('ended failed');
   });
 
+  it('settles with the sandbox clock, then pays out once per --idempotency-key', () => {
+    home.run(['sandbox', 'advance', '--days', '31']);
+    const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
+    expect(wallet.balance).toBeGreaterThan(1000);
+    const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'cli-payout-1'];
+    const a = home.run(args);
+    expect(a.code, a.stderr).toBe(0);
+    const b = home.run(args);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.json().id).toBe(a.json().id);
+    const after = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
+    expect(after.balance).toBe(wallet.balance - 1000);
+    const missing = home.run(['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('idempotency_key');
+  });
+
   it('a PIX charge --wait returns once another process pays it', async () => {
     const waiting = home.runAsync(['charges', 'create', '--amount', '2500', '--product-type', 'digital', '--payment-method', 'pix', ...customer, ...items(2500), '--wait', '--timeout', '30']);
     let id: string | undefined;
