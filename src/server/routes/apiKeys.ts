@@ -3,6 +3,7 @@ import { json } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { generateKeyPair } from '../services/merchants.js';
+import { listPage } from '../lists.js';
 
 interface KeyRow {
   id: string;
@@ -40,21 +41,14 @@ export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
     return { ...toRecord(row!), secret_key: keys.secret_key };
   },
 
-  'apiKeys.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: (string | number)[] = [ctx.merchantId];
-    if (query.is_active !== undefined) {
-      where.push('is_active = ?');
-      args.push(query.is_active ? 1 : 0);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM api_keys WHERE ${w}`, args);
-    const rows = await ctx.db.all<KeyRow>(
-      `SELECT ${COLS} FROM api_keys WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, page.limit, page.offset],
-    );
-    return { items: rows.map(toRecord), total: Number(total?.n ?? 0) };
-  },
+  'apiKeys.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'api_keys',
+      select: COLS,
+      filters: [['merchant_id = ?', ctx.merchantId], ['is_active = ?', query.is_active === undefined ? undefined : query.is_active ? 1 : 0]],
+      page,
+      map: toRecord,
+    }),
 
   'apiKeys.revoke': async (ctx, { params }) => {
     return ctx.db.tx(async (q) => {

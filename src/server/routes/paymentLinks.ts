@@ -4,6 +4,7 @@ import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from '../services/events.js';
 import { checkLinkRules, LINK_COLUMNS, patchLink, toLinkRecord, type LinkRow } from '../services/paymentLinks.js';
+import { listPage } from '../lists.js';
 
 const COLS = LINK_COLUMNS.join(', ');
 
@@ -76,25 +77,14 @@ export const paymentLinkHandlers: Handlers<typeof paymentLinkEndpoints> = {
     });
   },
 
-  'paymentLinks.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: SqlValue[] = [ctx.merchantId];
-    if (query.status) {
-      where.push('status = ?');
-      args.push(query.status);
-    }
-    if (query.submerchant_id) {
-      where.push('submerchant_id = ?');
-      args.push(query.submerchant_id);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM payment_links WHERE ${w}`, args);
-    const rows = await ctx.db.all<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
+  'paymentLinks.list': (ctx, { query, page }) => {
     const now = ctx.now();
-    return { items: rows.map((r) => toLinkRecord(r, ctx.baseUrl, now)), total: Number(total?.n ?? 0) };
+    return listPage(ctx.db, {
+      from: 'payment_links',
+      select: COLS,
+      filters: [['merchant_id = ?', ctx.merchantId], ['status = ?', query.status], ['submerchant_id = ?', query.submerchant_id]],
+      page,
+      map: (r: LinkRow) => toLinkRecord(r, ctx.baseUrl, now),
+    });
   },
 };

@@ -2,25 +2,25 @@ import type { receivableEndpoints } from '../../contract/resources/receivables.j
 import type { Handlers } from '../context.js';
 import { anticipationRecord, createAnticipation, type AnticipationRow } from '../services/anticipations.js';
 import { receivableRecord, type ReceivableRow } from '../services/charges.js';
+import { listPage } from '../lists.js';
 
 export const receivableHandlers: Handlers<typeof receivableEndpoints> = {
-  'receivables.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: (string | number)[] = [ctx.merchantId];
-    if (query.status) (where.push('status = ?'), args.push(query.status));
-    if (query.payment_method) (where.push('payment_method = ?'), args.push(query.payment_method));
-    if (query.settlement_date_from) (where.push('settlement_date >= ?'), args.push(query.settlement_date_from));
-    if (query.settlement_date_to) (where.push('settlement_date < ?'), args.push(query.settlement_date_to));
-    if (query.charge_id) (where.push('charge_id = ?'), args.push(query.charge_id));
-    if (query.submerchant_id) (where.push('submerchant_id = ?'), args.push(query.submerchant_id));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM receivables WHERE ${w}`, args);
-    const rows = await ctx.db.all<ReceivableRow>(
-      `SELECT * FROM receivables WHERE ${w} ORDER BY created_at DESC, id DESC, installment DESC LIMIT ? OFFSET ?`,
-      [...args, page.limit, page.offset],
-    );
-    return { items: rows.map(receivableRecord), total: Number(total?.n ?? 0) };
-  },
+  'receivables.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'receivables',
+      filters: [
+        ['merchant_id = ?', ctx.merchantId],
+        ['status = ?', query.status],
+        ['payment_method = ?', query.payment_method],
+        ['settlement_date >= ?', query.settlement_date_from],
+        ['settlement_date < ?', query.settlement_date_to],
+        ['charge_id = ?', query.charge_id],
+        ['submerchant_id = ?', query.submerchant_id],
+      ],
+      order: 'created_at DESC, id DESC, installment DESC',
+      page,
+      map: receivableRecord,
+    }),
 
   'anticipations.create': async (ctx, { body }) => {
     const a = await createAnticipation(ctx, body);
@@ -29,19 +29,17 @@ export const receivableHandlers: Handlers<typeof receivableEndpoints> = {
     return a;
   },
 
-  'anticipations.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: (string | number)[] = [ctx.merchantId];
-    if (query.status) (where.push('status = ?'), args.push(query.status));
-    if (query.type) (where.push('anticipation_type = ?'), args.push(query.type));
-    if (query.start_date) (where.push('created_at >= ?'), args.push(query.start_date));
-    if (query.end_date) (where.push('created_at < ?'), args.push(query.end_date));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM anticipations WHERE ${w}`, args);
-    const rows = await ctx.db.all<AnticipationRow>(
-      `SELECT * FROM anticipations WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, page.limit, page.offset],
-    );
-    return { items: rows.map(anticipationRecord), total: Number(total?.n ?? 0) };
-  },
+  'anticipations.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'anticipations',
+      filters: [
+        ['merchant_id = ?', ctx.merchantId],
+        ['status = ?', query.status],
+        ['anticipation_type = ?', query.type],
+        ['created_at >= ?', query.start_date],
+        ['created_at < ?', query.end_date],
+      ],
+      page,
+      map: anticipationRecord,
+    }),
 };

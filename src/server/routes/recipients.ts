@@ -2,6 +2,7 @@ import type { recipientEndpoints, Recipient } from '../../contract/resources/rec
 import { json, UniqueViolation, type SqlValue } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { notFound } from '../errors.js';
+import { listPage } from '../lists.js';
 
 interface RecipientRow {
   id: string;
@@ -77,28 +78,17 @@ export const recipientHandlers: Handlers<typeof recipientEndpoints> = {
     return toRecord(out.row);
   },
 
-  'recipients.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: SqlValue[] = [ctx.merchantId];
-    if (query.type) {
-      where.push('type = ?');
-      args.push(query.type);
-    }
-    if (query.submerchant_id) {
-      where.push("owner_type = 'submerchant' AND owner_id = ?");
-      args.push(query.submerchant_id);
-    }
-    if (query.owner_type) {
-      where.push('owner_type = ?');
-      args.push(query.owner_type);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM recipients WHERE ${w}`, args);
-    const rows = await ctx.db.all<RecipientRow>(`SELECT ${COLS} FROM recipients WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
-    return { items: rows.map(toRecord), total: Number(total?.n ?? 0) };
-  },
+  'recipients.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'recipients',
+      select: COLS,
+      filters: [
+        ['merchant_id = ?', ctx.merchantId],
+        ['type = ?', query.type],
+        ["owner_type = 'submerchant' AND owner_id = ?", query.submerchant_id],
+        ['owner_type = ?', query.owner_type],
+      ],
+      page,
+      map: toRecord,
+    }),
 };

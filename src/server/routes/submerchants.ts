@@ -18,6 +18,7 @@ import {
   DOCUMENT_COLS,
   PARTNER_COLS,
   SUBMERCHANT_SELECT,
+  SUBMERCHANT_FROM,
   advanceIfComplete,
   loadSubmerchant,
   requirementsOf,
@@ -32,6 +33,7 @@ import {
 } from '../services/onboarding.js';
 import { MULTIPART_OVERHEAD, insideDir, receiveUpload, uploadDir } from '../services/uploads.js';
 import { createWallet } from '../services/wallets.js';
+import { listPage } from '../lists.js';
 
 const FILE_KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|pdf)$/;
 
@@ -70,17 +72,6 @@ function businessRule(field: string | null, message: string): ApiError {
 
 function stamp(ctx: RequestContext): { now: Date; businessNow: Date } {
   return { now: ctx.deps.clock.now(), businessNow: ctx.now() };
-}
-
-async function page<T>(q: Queryable, table: string, cols: string, where: string[], args: SqlValue[], p: { limit: number; offset: number }) {
-  const w = where.join(' AND ');
-  const total = await q.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE ${w}`, args);
-  const rows = await q.all<T>(`SELECT ${cols} FROM ${table} WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-    ...args,
-    p.limit,
-    p.offset,
-  ]);
-  return { rows, total: Number(total?.n ?? 0) };
 }
 
 /**
@@ -157,21 +148,21 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
 
   'submerchants.get': async (ctx, { params }) => toSubmerchant(await loadSubmerchant(ctx.db, ctx.merchantId, params.id!)),
 
-  'submerchants.list': async (ctx, { query, page: p }) => {
-    const where = ['s.parent_merchant_id = ?'];
-    const args: SqlValue[] = [ctx.merchantId];
-    if (query.status) (where.push('s.status = ?'), args.push(query.status));
-    if (query.entity_type) (where.push('s.entity_type = ?'), args.push(query.entity_type));
-    if (query.tax_id) (where.push('s.tax_id = ?'), args.push(query.tax_id));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM submerchants s WHERE ${w}`, args);
-    const rows = await ctx.db.all<SubmerchantRow>(`${SUBMERCHANT_SELECT} WHERE ${w} ORDER BY s.created_at DESC, s.id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      p.limit,
-      p.offset,
-    ]);
-    return { items: rows.map(toSubmerchant), total: Number(total?.n ?? 0) };
-  },
+  'submerchants.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: SUBMERCHANT_FROM,
+      countFrom: 'submerchants s',
+      select: 's.*, w.id AS wallet_id',
+      filters: [
+        ['s.parent_merchant_id = ?', ctx.merchantId],
+        ['s.status = ?', query.status],
+        ['s.entity_type = ?', query.entity_type],
+        ['s.tax_id = ?', query.tax_id],
+      ],
+      order: 's.created_at DESC, s.id DESC',
+      page,
+      map: toSubmerchant,
+    }),
 
   // ------------------------------------------------------------------------------------------
   'submerchants.addresses.create': async (ctx, { params, body: b }) => {
@@ -198,7 +189,13 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
 
   'submerchants.addresses.list': async (ctx, { params, page: p }) => {
     const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
-    const { rows, total } = await page<AddressRow>(ctx.db, 'submerchant_addresses', ADDRESS_COLS, ['submerchant_id = ?', 'merchant_id = ?'], [sub.id, ctx.merchantId], p);
+    const { items: rows, total } = await listPage(ctx.db, {
+      from: 'submerchant_addresses',
+      select: ADDRESS_COLS,
+      filters: [['submerchant_id = ?', sub.id], ['merchant_id = ?', ctx.merchantId]],
+      page: p,
+      map: (r: AddressRow) => r,
+    });
     return { items: rows.map(toAddress), total };
   },
 
@@ -286,7 +283,13 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
 
   'submerchants.partners.list': async (ctx, { params, page: p }) => {
     const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
-    const { rows, total } = await page<PartnerRow>(ctx.db, 'legal_representatives', PARTNER_COLS, ['submerchant_id = ?', 'merchant_id = ?'], [sub.id, ctx.merchantId], p);
+    const { items: rows, total } = await listPage(ctx.db, {
+      from: 'legal_representatives',
+      select: PARTNER_COLS,
+      filters: [['submerchant_id = ?', sub.id], ['merchant_id = ?', ctx.merchantId]],
+      page: p,
+      map: (r: PartnerRow) => r,
+    });
     return { items: rows.map(toPartner), total };
   },
 
@@ -351,12 +354,19 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
 
   'submerchants.documents.list': async (ctx, { params, query, page: p }) => {
     const sub = await loadSubmerchant(ctx.db, ctx.merchantId, params.id!);
-    const where = ['submerchant_id = ?', 'merchant_id = ?'];
-    const args: SqlValue[] = [sub.id, ctx.merchantId];
-    if (query.type) (where.push('type = ?'), args.push(query.type));
-    if (query.status) (where.push('status = ?'), args.push(query.status));
-    if (query.legal_representative_id) (where.push('legal_representative_id = ?'), args.push(query.legal_representative_id));
-    const { rows, total } = await page<DocumentRow>(ctx.db, 'submerchant_documents', DOCUMENT_COLS, where, args, p);
+    const { items: rows, total } = await listPage(ctx.db, {
+      from: 'submerchant_documents',
+      select: DOCUMENT_COLS,
+      filters: [
+        ['submerchant_id = ?', sub.id],
+        ['merchant_id = ?', ctx.merchantId],
+        ['type = ?', query.type],
+        ['status = ?', query.status],
+        ['legal_representative_id = ?', query.legal_representative_id],
+      ],
+      page: p,
+      map: (r: DocumentRow) => r,
+    });
     return { items: rows.map(toDocument), total };
   },
 

@@ -2,6 +2,7 @@ import type { walletEndpoints, Wallet, WalletEntry } from '../../contract/resour
 import type { Queryable } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { invalid, notFound } from '../errors.js';
+import { listPage } from '../lists.js';
 
 interface WalletRow {
   id: string;
@@ -26,37 +27,31 @@ async function myWallet(q: Queryable, merchantId: string, id: string): Promise<W
 }
 
 export const walletHandlers: Handlers<typeof walletEndpoints> = {
-  'wallets.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: (string | number)[] = [ctx.merchantId];
-    if (query.owner_type) (where.push('owner_type = ?'), args.push(query.owner_type));
-    if (query.owner_id) (where.push('owner_id = ?'), args.push(query.owner_id));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallets WHERE ${w}`, args);
-    const rows = await ctx.db.all<WalletRow>(`SELECT ${WALLET_COLS} FROM wallets WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
-    return { items: rows.map(walletRecord), total: Number(total?.n ?? 0) };
-  },
+  'wallets.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'wallets',
+      select: WALLET_COLS,
+      filters: [['merchant_id = ?', ctx.merchantId], ['owner_type = ?', query.owner_type], ['owner_id = ?', query.owner_id]],
+      page,
+      map: walletRecord,
+    }),
 
   'wallets.entries': async (ctx, { params, query, page }) => {
     await myWallet(ctx.db, ctx.merchantId, params.wallet_id!);
-    const where = ['wallet_id = ?'];
-    const args: (string | number)[] = [params.wallet_id!];
-    if (query.reference_type) (where.push('reference_type = ?'), args.push(query.reference_type));
-    if (query.direction) (where.push('direction = ?'), args.push(query.direction));
-    if (query.start_date) (where.push('created_at >= ?'), args.push(query.start_date));
-    if (query.end_date) (where.push('created_at < ?'), args.push(query.end_date));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_entries WHERE ${w}`, args);
-    const rows = await ctx.db.all<WalletEntry>(`SELECT ${ENTRY_COLS} FROM wallet_entries WHERE ${w} ORDER BY seq DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
-    return { items: rows.map(entryRecord), total: Number(total?.n ?? 0) };
+    return listPage(ctx.db, {
+      from: 'wallet_entries',
+      select: ENTRY_COLS,
+      filters: [
+        ['wallet_id = ?', params.wallet_id!],
+        ['reference_type = ?', query.reference_type],
+        ['direction = ?', query.direction],
+        ['created_at >= ?', query.start_date],
+        ['created_at < ?', query.end_date],
+      ],
+      order: 'seq DESC',
+      page,
+      map: entryRecord,
+    });
   },
 
   'wallets.statement': async (ctx, { params, query }) => {

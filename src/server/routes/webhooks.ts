@@ -6,6 +6,7 @@ import { checkTarget } from '../../webhooks/netguard.js';
 import { generateSecret } from '../../webhooks/signature.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
+import { listPage } from '../lists.js';
 
 interface EndpointRow {
   id: string;
@@ -90,21 +91,14 @@ export const webhookHandlers: Handlers<typeof webhookEndpoints> = {
     return { ...rec, secret };
   },
 
-  'webhookEndpoints.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?', 'deleted_at IS NULL'];
-    const args: SqlValue[] = [ctx.merchantId];
-    if (query.status) {
-      where.push('status = ?');
-      args.push(query.status);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM webhook_endpoints WHERE ${w}`, args);
-    const rows = await ctx.db.all<EndpointRow>(
-      `SELECT ${EP_COLS} FROM webhook_endpoints WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, page.limit, page.offset],
-    );
-    return { items: rows.map(toEndpoint), total: Number(total?.n ?? 0) };
-  },
+  'webhookEndpoints.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'webhook_endpoints',
+      select: EP_COLS,
+      filters: [['merchant_id = ?', ctx.merchantId], ['deleted_at IS NULL'], ['status = ?', query.status]],
+      page,
+      map: toEndpoint,
+    }),
 
   'webhookEndpoints.get': async (ctx, { params }) => toEndpoint(await liveEndpoint(ctx, params.id!, false)),
 
@@ -148,23 +142,21 @@ export const webhookHandlers: Handlers<typeof webhookEndpoints> = {
       return toEndpoint({ ...row, status: 'disabled', updated_at: ts });
     }),
 
-  'webhookDeliveryLogs.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: SqlValue[] = [ctx.merchantId];
-    const filters = { status: query.status, event_name: query.event_name, webhook_endpoint_id: query.webhook_endpoint_id, charge_id: query.charge_id, event_id: query.event_id };
-    for (const [col, v] of Object.entries(filters)) {
-      if (v === undefined) continue;
-      where.push(`${col} = ?`);
-      args.push(v);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM webhook_delivery_logs WHERE ${w}`, args);
-    const rows = await ctx.db.all<LogRow>(
-      `SELECT ${LOG_COLS} FROM webhook_delivery_logs WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
-      [...args, page.limit, page.offset],
-    );
-    return { items: rows.map(toLog), total: Number(total?.n ?? 0) };
-  },
+  'webhookDeliveryLogs.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'webhook_delivery_logs',
+      select: LOG_COLS,
+      filters: [
+        ['merchant_id = ?', ctx.merchantId],
+        ['status = ?', query.status],
+        ['event_name = ?', query.event_name],
+        ['webhook_endpoint_id = ?', query.webhook_endpoint_id],
+        ['charge_id = ?', query.charge_id],
+        ['event_id = ?', query.event_id],
+      ],
+      page,
+      map: toLog,
+    }),
 
   'webhookDeliveryLogs.retry': async (ctx, { params }) => {
     const out = await ctx.db.tx(async (q) => {

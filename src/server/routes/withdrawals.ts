@@ -3,6 +3,7 @@ import type { SqlValue } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { notFound } from '../errors.js';
 import { createWithdrawal, toRecord, type WithdrawalRow } from '../services/withdrawals.js';
+import { listPage } from '../lists.js';
 
 export const withdrawalHandlers: Handlers<typeof withdrawalEndpoints> = {
   'withdrawals.create': async (ctx, { body }) => {
@@ -20,24 +21,11 @@ export const withdrawalHandlers: Handlers<typeof withdrawalEndpoints> = {
     return toRecord(row);
   },
 
-  'withdrawals.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: SqlValue[] = [ctx.merchantId];
-    if (query.status) {
-      where.push('status = ?');
-      args.push(query.status);
-    }
-    if (query.submerchant_id) {
-      where.push('submerchant_id = ?');
-      args.push(query.submerchant_id);
-    }
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM withdrawals WHERE ${w}`, args);
-    const rows = await ctx.db.all<WithdrawalRow>(`SELECT * FROM withdrawals WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
-    return { items: rows.map(toRecord), total: Number(total?.n ?? 0) };
-  },
+  'withdrawals.list': (ctx, { query, page }) =>
+    listPage(ctx.db, {
+      from: 'withdrawals',
+      filters: [['merchant_id = ?', ctx.merchantId], ['status = ?', query.status], ['submerchant_id = ?', query.submerchant_id]],
+      page,
+      map: toRecord,
+    }),
 };

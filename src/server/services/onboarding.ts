@@ -35,8 +35,9 @@ export interface SubmerchantRow {
   wallet_id: string;
 }
 
-export const SUBMERCHANT_SELECT = `SELECT s.*, w.id AS wallet_id FROM submerchants s
+export const SUBMERCHANT_FROM = `submerchants s
   JOIN wallets w ON w.owner_type = 'submerchant' AND w.owner_id = s.id AND w.currency = 'BRL'`;
+export const SUBMERCHANT_SELECT = `SELECT s.*, w.id AS wallet_id FROM ${SUBMERCHANT_FROM}`;
 
 const money = (v: number | null) => (v === null || v === undefined ? null : String(v));
 
