@@ -1,11 +1,13 @@
-import type { Db } from './db.js';
+import type { Db, Queryable } from './db.js';
 import { MIGRATIONS } from './migrations/index.js';
 
 /**
  * Applies the versioned migrations not yet applied, each in its own write transaction, so
- * several processes opening one database at once apply each migration exactly once.
+ * several processes opening one database at once apply each migration exactly once. `exec`
+ * runs a migration's DDL script inside that transaction (`q` is its connection).
+ * PostgreSQL callers hold an advisory lock around the whole call (see openPostgres).
  */
-export async function migrate(db: Db, exec: (sql: string) => void | Promise<void>): Promise<number> {
+export async function migrate(db: Db, exec: (q: Queryable, sql: string) => void | Promise<void>): Promise<number> {
   await db.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
@@ -17,7 +19,7 @@ export async function migrate(db: Db, exec: (sql: string) => void | Promise<void
     await db.tx(async (q) => {
       const done = await q.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);
       if (done) return;
-      await exec(m.sql(db.dialect.name));
+      await exec(q, m.sql(db.dialect.name));
       await q.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         m.version,
         m.name,
