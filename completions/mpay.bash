@@ -16,7 +16,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin api completion keys merchant profiles server tokens --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin api completion keys merchant profiles sandbox server tokens --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "keys") words="create list revoke --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -25,11 +25,14 @@ _mpay_words() {
     "keys revoke") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "tokens create") words="--base-url --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --color --data-dir --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="wallet --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox wallet") words="adjust --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox wallet adjust") words="--amount --base-url --color --data-dir --description --direction --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --verbose --version --yes" ;;
+    "server start") words="--base-url --color --data-dir --database --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "admin merchants create") words="--base-url --color --data-dir --help --idempotency-key --json --name --output --production --profile --quiet --verbose --version --yes" ;;
+    "admin merchants create") words="--base-url --color --data-dir --database --help --idempotency-key --json --name --output --production --profile --quiet --verbose --version --yes" ;;
     "api") words="--auth --base-url --color --data-dir --field --help --idempotency-key --input --json --output --profile --quiet --typed-field --verbose --version --yes" ;;
     "completion") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles") words="add list remove show use --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

@@ -11,9 +11,9 @@ function __mpay_path
   end
   string join " " $path
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove'
+set -g __mpay_paths 'merchant' 'merchant get' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'sandbox' 'sandbox wallet' 'sandbox wallet adjust' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove'
 complete -c mpay -f
-complete -c mpay -n 'test "(__mpay_path)" = ""' -a 'admin api completion keys merchant profiles server tokens'
+complete -c mpay -n 'test "(__mpay_path)" = ""' -a 'admin api completion keys merchant profiles sandbox server tokens'
 complete -c mpay -n 'test "(__mpay_path)" = ""' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = ""' -l color
 complete -c mpay -n 'test "(__mpay_path)" = ""' -l data-dir
@@ -138,6 +138,48 @@ complete -c mpay -n 'test "(__mpay_path)" = "tokens create"' -l quiet
 complete -c mpay -n 'test "(__mpay_path)" = "tokens create"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "tokens create"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "tokens create"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -a 'wallet'
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -a 'adjust'
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l amount
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l description
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l direction
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l input
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "server"' -a 'start'
 complete -c mpay -n 'test "(__mpay_path)" = "server"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "server"' -l color
@@ -154,6 +196,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "server"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l database
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l help
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l host
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l idempotency-key
@@ -196,6 +239,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "admin merchants"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l database
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l help
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l idempotency-key
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l json

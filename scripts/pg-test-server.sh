@@ -4,7 +4,7 @@
 #   url=$(scripts/pg-test-server.sh)          # start; the data dir is printed on stderr
 #   scripts/pg-test-server.sh stop <dir>      # stop and delete it
 #
-# The cluster lives in a temp dir, listens on 127.0.0.1 (a free port, or $MPAY_PG_PORT) and
+# The cluster lives in a temp dir ($MPAY_PG_DIR if set), listens on 127.0.0.1 (a free port, or $MPAY_PG_PORT) and
 # on a unix socket in that dir, trusts local connections and runs without fsync: it is for
 # tests only. Run as root, the server runs as the `postgres` user (initdb refuses root).
 set -euo pipefail
@@ -29,7 +29,8 @@ if [ "${1:-}" = stop ]; then
   exit 0
 fi
 
-dir=$(mktemp -d "${TMPDIR:-/tmp}/mpay-pg.XXXXXX")
+dir=${MPAY_PG_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/mpay-pg.XXXXXX")}
+mkdir -p "$dir"
 if [ "$(id -u)" = 0 ]; then chown postgres "$dir"; fi
 port=${MPAY_PG_PORT:-$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")}
 

@@ -6,6 +6,7 @@
 import { apiKeyEndpoints } from './resources/apiKeys.js';
 import { tokenEndpoints } from './resources/tokens.js';
 import { systemEndpoints } from './resources/system.js';
+import { sandboxWalletEndpoints } from './resources/sandboxWallet.js';
 import type { Endpoint } from './endpoint.js';
 
 export * from './common.js';
@@ -15,8 +16,9 @@ export * from './events.js';
 export * from './resources/apiKeys.js';
 export * from './resources/tokens.js';
 export * from './resources/system.js';
+export * from './resources/sandboxWallet.js';
 
-export const endpoints = [...systemEndpoints, ...apiKeyEndpoints, ...tokenEndpoints] as const;
+export const endpoints = [...systemEndpoints, ...apiKeyEndpoints, ...tokenEndpoints, ...sandboxWalletEndpoints] as const;
 
 export type AnyEndpoint = Endpoint;
 export type Endpoints = typeof endpoints;

@@ -101,8 +101,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
   for (const e of endpoints as readonly AnyEndpoint[]) {
     const h = table[e.id];
     if (!h) throw new Error(`no handler for endpoint ${e.id}`);
+    if (e.sandbox && deps.mode === 'production') continue; // not mounted: a 404, not a 405
     seen.add(`${e.method} ${honoPath(e.path)}`);
-    if (e.sandbox && deps.mode === 'production') continue;
     app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
   }
   for (const r of rawRoutes) r(app, deps);

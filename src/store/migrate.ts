@@ -11,14 +11,16 @@ export async function migrate(db: Db, exec: (q: Queryable, sql: string) => void 
   await db.run(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
   );
-  const latest = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
-  const row = await db.get<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations');
-  if ((row?.v ?? 0) >= latest) return 0;
+  // Compare the sets, not the highest version: branches merge migrations out of order (a 3xx
+  // can land after a 4xx is applied) and each one missing must still be applied.
+  const done = new Set((await db.all<{ version: number }>('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+  const missing = MIGRATIONS.filter((m) => !done.has(m.version));
+  if (!missing.length) return 0;
   let applied = 0;
-  for (const m of MIGRATIONS) {
+  for (const m of missing) {
     await db.tx(async (q) => {
-      const done = await q.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);
-      if (done) return;
+      const already = await q.get('SELECT version FROM schema_migrations WHERE version = ?', [m.version]);
+      if (already) return;
       await exec(q, m.sql(db.dialect.name));
       await q.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [
         m.version,

@@ -9,11 +9,13 @@ import type { AppDeps, RequestContext } from '../context.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { systemHandlers } from './system.js';
 import { tokenHandlers } from './tokens.js';
+import { sandboxWalletHandlers } from './sandboxWallet.js';
 
 export const handlers = {
   ...systemHandlers,
   ...apiKeyHandlers,
   ...tokenHandlers,
+  ...sandboxWalletHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -7,6 +7,7 @@
 import { m100_foundation } from './100_foundation.js';
 import { m110_meta } from './110_meta.js';
 import { m200_ledger } from './200_ledger.js';
+import { m120_files } from './120_files.js';
 
 export interface Migration {
   version: number;
@@ -14,4 +15,4 @@ export interface Migration {
   sql: (dialect: 'sqlite' | 'postgres') => string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m100_foundation, m110_meta, m200_ledger].sort((a, b) => a.version - b.version);
+export const MIGRATIONS: readonly Migration[] = [m100_foundation, m110_meta, m200_ledger, m120_files].sort((a, b) => a.version - b.version);
