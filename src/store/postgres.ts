@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
-import { UniqueViolation } from './db.js';
+import { StoreUnavailable, UniqueViolation } from './db.js';
 import { migrate } from './migrate.js';
 
 const dialect: Dialect = { name: 'postgres', forUpdate: ' FOR UPDATE', skipLocked: ' FOR UPDATE SKIP LOCKED' };
@@ -110,7 +110,24 @@ function codeOf(e: unknown): string | undefined {
   return (e as { code?: unknown })?.code as string | undefined;
 }
 
+/**
+ * Errors that say the database cannot serve now rather than that the statement is wrong:
+ * connection exceptions (08…), too many connections (53300), the server shutting down or
+ * crashed (57P01–57P03), a pool that could not get a connection in time, a socket error.
+ */
+function unavailable(e: unknown): boolean {
+  const code = codeOf(e);
+  if (typeof code === 'string') {
+    if (code.startsWith('08') || code === '53300' || code === '57P01' || code === '57P02' || code === '57P03') return true;
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE'].includes(code)) return true;
+  }
+  const msg = (e as Error)?.message ?? '';
+  return /timeout exceeded when trying to connect|Connection terminated/i.test(msg);
+}
+
 function translate(e: unknown): unknown {
+  if (e instanceof StoreUnavailable || e instanceof UniqueViolation) return e;
+  if (unavailable(e)) return new StoreUnavailable(`the database is unavailable: ${(e as Error)?.message ?? e}`, e);
   if (codeOf(e) === UNIQUE_VIOLATION && !(e instanceof UniqueViolation)) {
     const err = e as { constraint?: string; table?: string };
     const v = new UniqueViolation(err.constraint ?? err.table ?? 'unique');
@@ -157,6 +174,8 @@ class PgQueryable implements Queryable {
 export interface PgOptions {
   /** most connections this process holds (default 10) */
   max?: number;
+  /** how long to wait for a connection before failing with StoreUnavailable (default 10 s) */
+  connectTimeoutMs?: number;
   /** statement_timeout in ms for every connection (default: none) */
   statementTimeoutMs?: number;
 }
@@ -178,6 +197,8 @@ export class PgDb implements Db {
     this.pool = new pg.Pool({
       connectionString: url,
       max: opts.max ?? 10,
+      // a database that does not answer fails the request (503) instead of hanging it
+      connectionTimeoutMillis: opts.connectTimeoutMs ?? 10_000,
       types,
       ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
     });
@@ -199,7 +220,12 @@ export class PgDb implements Db {
 
   async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const client = await this.pool.connect();
+      let client: pg.PoolClient;
+      try {
+        client = await this.pool.connect();
+      } catch (e) {
+        throw translate(e);
+      }
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
@@ -214,14 +240,14 @@ export class PgDb implements Db {
         }
         const err = translate(e);
         const code = err instanceof UniqueViolation ? UNIQUE_VIOLATION : codeOf(err);
-        const again =
-          ((code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED) && attempt < MAX_ATTEMPTS) ||
-          (code === UNIQUE_VIOLATION && attempt < MAX_UNIQUE_ATTEMPTS);
-        if (!again) throw err;
-        await sleep(Math.min(200, 5 * 2 ** attempt) * Math.random());
+        const lockRace = code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
+        const again = (lockRace && attempt < MAX_ATTEMPTS) || (code === UNIQUE_VIOLATION && attempt < MAX_UNIQUE_ATTEMPTS);
+        if (!again) throw lockRace ? new StoreUnavailable('the transaction kept losing lock races; retry', err) : err;
       } finally {
         client.release(broken);
       }
+      // jittered backoff, connection back in the pool meanwhile
+      await sleep(Math.min(200, 5 * 2 ** attempt) * Math.random());
     }
   }
 
