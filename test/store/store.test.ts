@@ -228,6 +228,27 @@ describe(`store contract (${backend})`, () => {
     if (backend === 'postgres') expect(runs).toBe(3); // one of them lost the deadlock and ran again
   });
 
+  it.runIf(backend === 'postgres')('a transaction that hits a serialization failure (40001) is run again', async () => {
+    // write skew under SERIALIZABLE: both read the total, both insert total + 1; one must fail
+    let arrived = 0;
+    let bothIn!: () => void;
+    const bothRead = new Promise<void>((r) => (bothIn = r));
+    let runs = 0;
+    const append = (id: string) =>
+      db.tx(async (q) => {
+        runs++;
+        await q.run('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
+        const t = await q.get<{ s: number | null }>('SELECT SUM(n) AS s FROM scratch');
+        if (++arrived === 2) bothIn();
+        await Promise.race([bothRead, sleep(300)]);
+        await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [id, (t!.s ?? 0) + 1]);
+      });
+    await Promise.all([append('a'), append('b')]);
+    expect(runs).toBe(3);
+    const ns = (await db.all<{ n: number }>('SELECT n FROM scratch ORDER BY n')).map((r) => r.n);
+    expect(ns).toEqual([1, 2]); // as if one ran after the other
+  });
+
   it('applies the migrations exactly once when several openers start together', async () => {
     const fresh = await testStore();
     try {
