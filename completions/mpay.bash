@@ -45,10 +45,12 @@ _mpay_words() {
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance pay review --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance pay review wallet --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox review") words="--base-url --color --data-dir --decision --help --idempotency-key --input --json --notes --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox wallet") words="adjust --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox wallet adjust") words="--amount --base-url --color --data-dir --description --direction --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables") words="list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
     "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -84,10 +86,10 @@ _mpay_words() {
     "webhooks logs") words="--all --base-url --charge-id --color --data-dir --event-id --event-name --help --idempotency-key --json --output --page --per-page --profile --quiet --status --verbose --version --webhook-endpoint-id --yes" ;;
     "webhooks retry") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "server start") words="--base-url --color --data-dir --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
+    "server start") words="--base-url --color --data-dir --database --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants") words="create --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "admin merchants create") words="--base-url --color --data-dir --help --idempotency-key --json --name --output --production --profile --quiet --verbose --version --yes" ;;
+    "admin merchants create") words="--base-url --color --data-dir --database --help --idempotency-key --json --name --output --production --profile --quiet --verbose --version --yes" ;;
     "api") words="--auth --base-url --color --data-dir --field --help --idempotency-key --input --json --output --profile --quiet --typed-field --verbose --version --yes" ;;
     "completion") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles") words="add list remove show use --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

@@ -11,7 +11,7 @@ function __mpay_path
   end
   string join " " $path
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove'
 complete -c mpay -f
 complete -c mpay -n 'test "(__mpay_path)" = ""' -a 'admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server submerchants tokens wallets webhooks withdrawals'
 complete -c mpay -n 'test "(__mpay_path)" = ""' -l base-url
@@ -502,7 +502,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "charges refund"' -l quiet
 complete -c mpay -n 'test "(__mpay_path)" = "charges refund"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "charges refund"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "charges refund"' -l yes
-complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -a 'advance pay review'
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -a 'advance pay review wallet'
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox"' -l data-dir
@@ -556,6 +556,35 @@ complete -c mpay -n 'test "(__mpay_path)" = "sandbox review"' -l quiet
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox review"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox review"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "sandbox review"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -a 'adjust'
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l amount
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l description
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l direction
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l input
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "sandbox wallet adjust"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "receivables"' -a 'list'
 complete -c mpay -n 'test "(__mpay_path)" = "receivables"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "receivables"' -l color
@@ -1114,6 +1143,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "server"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l database
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l help
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l host
 complete -c mpay -n 'test "(__mpay_path)" = "server start"' -l idempotency-key
@@ -1157,6 +1187,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "admin merchants"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l database
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l help
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l idempotency-key
 complete -c mpay -n 'test "(__mpay_path)" = "admin merchants create"' -l json

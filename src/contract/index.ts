@@ -12,6 +12,7 @@ import { recipientEndpoints } from './resources/recipients.js';
 import { paymentLinkEndpoints } from './resources/paymentLinks.js';
 import { submerchantEndpoints } from './resources/submerchants.js';
 import { webhookEndpoints } from './resources/webhooks.js';
+import { sandboxWalletEndpoints } from './resources/sandboxWallet.js';
 import type { Endpoint } from './endpoint.js';
 import { chargeEndpoints } from './resources/charges.js';
 import { receivableEndpoints } from './resources/receivables.js';
@@ -35,6 +36,7 @@ export * from './resources/wallets.js';
 export * from './resources/clock.js';
 export * from './resources/submerchants.js';
 export * from './resources/webhooks.js';
+export * from './resources/sandboxWallet.js';
 export * from './filters.js';
 
 export const endpoints = [
@@ -51,8 +53,8 @@ export const endpoints = [
   ...clockEndpoints,
   ...submerchantEndpoints,
   ...webhookEndpoints,
+  ...sandboxWalletEndpoints,
 ] as const;
-
 
 export type AnyEndpoint = Endpoint;
 export type Endpoints = typeof endpoints;

@@ -5,6 +5,7 @@ import { authenticate, normalizeIp } from './auth.js';
 import { JSON_LIMIT, parseJsonBody, readCapped } from './body.js';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
 import { ApiError } from './errors.js';
+import { StoreUnavailable } from '../store/db.js';
 import { claimKey, completeKey, releaseKey, requestHash } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { handlers, rawRoutes, dueWork } from './routes/index.js';
@@ -31,7 +32,7 @@ function toApiError(err: unknown, deps: AppDeps, requestId: string): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof InvalidTransitionError) return new ApiError('invalid_state', err.message);
   const code = (err as { code?: string })?.code;
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT') {
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || err instanceof StoreUnavailable) {
     return new ApiError('service_unavailable', 'The service is busy; retry shortly', undefined, { 'Retry-After': '1' });
   }
   deps.log?.({ level: 'error', request_id: requestId, error: (err as Error)?.name, message: (err as Error)?.message, stack: (err as Error)?.stack });

@@ -2,6 +2,7 @@ import type { Context as HonoContext } from 'hono';
 import type { Endpoint, ItemOut, BodyOut, QueryOut } from '../contract/endpoint.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { Db } from '../store/db.js';
+import type { FileStore } from '../store/files.js';
 import type { Clock } from './clock.js';
 import type { Keyring } from './keyring.js';
 
@@ -13,8 +14,10 @@ export interface AppDeps {
   clock: Clock;
   ids: IdGenerator;
   keyring: Keyring;
-  /** where uploaded files live */
+  /** the data directory (master.key; uploads when files are kept on disk) */
   dataDir: string;
+  /** where uploaded files live: a directory (SQLite) or the database (PostgreSQL); see store/files.ts */
+  files: FileStore;
   mode: Mode;
   /** per-key token bucket; null disables it */
   rateLimit?: { perSecond: number; burst: number } | null;

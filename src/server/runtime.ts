@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { uuidv7 } from '../domain/ids.js';
 import { openSqlite } from '../store/sqlite.js';
 import type { Db } from '../store/db.js';
+import { defaultFileStore, type FileStore } from '../store/files.js';
 import { createApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AppDeps, Mode } from './context.js';
@@ -15,8 +16,12 @@ export interface RuntimeOptions {
   publicBaseUrl?: string;
   rateLimit?: AppDeps['rateLimit'];
   validateResponses?: boolean;
-  /** an already-open store (tests, PostgreSQL); default: SQLite in the data directory */
+  /** an already-open store (tests); default: `databaseUrl`, else SQLite in the data directory */
   db?: Db;
+  /** a PostgreSQL URL (postgres://…): the store every replica shares; migrations applied on open */
+  databaseUrl?: string;
+  /** where uploads go; default: the database on PostgreSQL, `<dataDir>/uploads` on SQLite */
+  files?: FileStore;
 }
 
 export interface Runtime {
@@ -27,13 +32,18 @@ export interface Runtime {
 
 /** Opens the store and keys of a data directory and builds the app on them. */
 export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
-  const db = o.db ?? (await openSqlite(join(o.dataDir, 'mpay.db')));
+  const db =
+    o.db ??
+    (o.databaseUrl
+      ? await (await import('../store/postgres.js')).openPostgres(o.databaseUrl) // pg loads only when used
+      : await openSqlite(join(o.dataDir, 'mpay.db')));
   const deps: AppDeps = {
     db,
     clock: o.clock ?? systemClock,
     ids: () => uuidv7(),
     keyring: Keyring.fromEnvOrDir(o.dataDir),
     dataDir: o.dataDir,
+    files: o.files ?? defaultFileStore(db, o.dataDir),
     mode: o.mode ?? 'sandbox',
     log: o.log,
     publicBaseUrl: o.publicBaseUrl,

@@ -38,6 +38,17 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * The store cannot serve right now (connection refused or lost, too many connections, a
+ * transaction that kept losing lock races): the request may be retried. The app answers
+ * 503 service_unavailable with Retry-After, and /readyz fails.
+ */
+export class StoreUnavailable extends Error {
+  constructor(message: string, cause?: unknown) {
+    super(message, { cause });
+  }
+}
+
 export const json = {
   to(v: unknown): string | null {
     return v === undefined || v === null ? null : JSON.stringify(v);

@@ -123,6 +123,6 @@ export class SqliteDb implements Db {
 
 export async function openSqlite(file: string): Promise<SqliteDb> {
   const db = new SqliteDb(file);
-  await migrate(db, (sql) => db.execScript(sql));
+  await migrate(db, (_q, sql) => db.execScript(sql));
   return db;
 }

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
+import { openPostgres } from '../../src/store/postgres.js';
+import { backend, freshPgSchema } from './backend.js';
 
 export interface TestEnv {
   rt: Runtime;
@@ -21,11 +23,16 @@ export function basic(pk: string, sk: string): string {
   return 'Basic ' + Buffer.from(`${pk}:${sk}`).toString('base64');
 }
 
-/** A real app on a real SQLite file in a temp dir, with a manual clock and one merchant. */
+/**
+ * A real app on a real store, with a manual clock and one merchant: a SQLite file in a temp dir,
+ * or, in the `postgres` vitest project, a fresh schema on the test server (dropped on close).
+ */
 export async function testEnv(opts: { rateLimit?: { perSecond: number; burst: number } | null; mode?: 'sandbox' | 'production' } = {}): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
   const clock = new ManualClock();
-  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode });
+  const pgSchema = backend === 'postgres' ? await freshPgSchema() : undefined;
+  const db = pgSchema ? await openPostgres(pgSchema.url) : undefined;
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode, db });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
   const auth = (m = merchant) => basic(m.public_key, m.secret_key);
@@ -54,6 +61,7 @@ export async function testEnv(opts: { rateLimit?: { perSecond: number; burst: nu
     },
     async close() {
       await rt.close();
+      await pgSchema?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -559,10 +559,23 @@ describe('documents', () => {
     const url = `/v1/submerchants/${s.id}/documents`;
     const first = await ok(env, 'POST', url, docBody('cnpj_card'));
     // the event insert fails inside the transaction: the new row and the replacement roll back
-    await env.rt.deps.db.run(`CREATE TRIGGER fail_events BEFORE INSERT ON events WHEN NEW.type = 'document.created' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    const db = env.rt.deps.db;
+    if (db.dialect.name === 'postgres') {
+      await db.run(
+        `CREATE FUNCTION fail_doc_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.type = 'document.created' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$`,
+      );
+      await db.run('CREATE TRIGGER fail_events BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION fail_doc_event()');
+    } else {
+      await db.run(`CREATE TRIGGER fail_events BEFORE INSERT ON events WHEN NEW.type = 'document.created' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+    }
     const r = await env.call('POST', url, docBody('cnpj_card'));
     expect(r.status).toBe(500);
-    await env.rt.deps.db.run('DROP TRIGGER fail_events');
+    if (db.dialect.name === 'postgres') {
+      await db.run('DROP TRIGGER fail_events ON events');
+      await db.run('DROP FUNCTION fail_doc_event()');
+    } else {
+      await db.run('DROP TRIGGER fail_events');
+    }
     const list = await env.call('GET', url);
     expect(list.body.data.map((d: any) => [d.id, d.status])).toEqual([[first.id, 'pending']]);
     expect(await events(env, 'document.replaced')).toEqual([]);

@@ -24,7 +24,11 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .option('--production', 'production mode: no sandbox routes, live keys, MPAY_MASTER_KEY required')
     .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
     .option('--rate-limit <rate>', 'per-key limit: RPS[,BURST] or off (env MPAY_RATE_LIMIT)', '100,200')
-    .addHelpText('after', '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --rate-limit 500,1000\n')
+    .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --database postgres://mpay@db/mpay --rate-limit 500,1000\n',
+    )
     .action(
       action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
         const { serverStart } = await import('./server-start.js');
@@ -39,9 +43,10 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .description('create a merchant with its wallet and first key pair, directly in the store')
     .requiredOption('--name <name>', 'merchant name')
     .option('--production', 'issue live keys (pk_live_/sk_live_) for a production deployment')
+    .option('--database <url>', 'PostgreSQL URL of the deployment (env MPAY_DATABASE_URL); default: SQLite in the data dir')
     .addHelpText('after', '\nExample:\n  $ mpay admin merchants create --name "Loja da Ana" --data-dir ./mpay-data --json\n')
     .action(
-      action(deps, async (opts: { name: string; production?: boolean }, cmd: Command) => {
+      action(deps, async (opts: { name: string; production?: boolean; database?: string }, cmd: Command) => {
         const { adminMerchantsCreate } = await import('./admin.js');
         return adminMerchantsCreate(globalsOf(cmd), opts, deps.io);
       }),

@@ -4,6 +4,34 @@ import { CliError, EXIT, usage } from '../errors.js';
 import type { IO } from '../io.js';
 import type { Globals } from '../target.js';
 
+/**
+ * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
+ * directory. A shared database needs the master key from MPAY_MASTER_KEY: every process that
+ * opens it must hash secrets and decrypt cards with the same key, so a per-directory
+ * master.key (different on each machine) would make keys and cards unusable elsewhere.
+ */
+export function databaseUrlOf(opts: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  const url = (opts.database as string | undefined) ?? (env.MPAY_DATABASE_URL || undefined);
+  if (url === undefined) return undefined;
+  const from = opts.database !== undefined ? '--database' : 'MPAY_DATABASE_URL';
+  if (!/^postgres(ql)?:\/\/./i.test(url)) throw usage(`${from} must be a PostgreSQL URL (postgres://user:password@host:5432/db), got '${url.replace(/:[^:@/]*@/, ':***@')}'`);
+  if (!env.MPAY_MASTER_KEY) {
+    throw usage(`${from} needs MPAY_MASTER_KEY (base64 of 32 random bytes, the same for every process on the database)`);
+  }
+  return url;
+}
+
+/** A URL safe to print: no password. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return 'postgres://…';
+  }
+}
+
 export async function serverStart(g: Globals, opts: Record<string, unknown>, io: IO): Promise<number> {
   const port = Number(opts.port);
   if (!/^\d+$/.test(String(opts.port)) || port > 65535) throw usage(`--port must be a number from 0 to 65535, got '${opts.port}'`);
@@ -20,15 +48,17 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   }
   const rateRaw = String(io.env.MPAY_RATE_LIMIT && opts.rateLimit === '100,200' ? io.env.MPAY_RATE_LIMIT : opts.rateLimit);
   const rateLimit = parseRateLimit(rateRaw);
+  const databaseUrl = databaseUrlOf(opts, io.env);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../server/runtime.js');
   const { listen } = await import('../../server/http.js');
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => io.err(JSON.stringify({ ts: new Date().toISOString(), ...entry }) + '\n');
   let rt;
   try {
-    rt = await openRuntime({ dataDir, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit });
   } catch (e) {
-    throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
+    const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
+    throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
   }
   let server;
   try {
@@ -74,7 +104,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
     process.on('SIGTERM', onTerm);
   });
   io.out(server.url + '\n');
-  if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${dataDir}); Ctrl-C to stop\n`);
+  if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}); Ctrl-C to stop\n`);
   await stopped;
   return EXIT.ok;
 }

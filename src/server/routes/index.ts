@@ -23,6 +23,7 @@ import { clockHandlers } from './clock.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 import { submerchantHandlers } from './submerchants.js';
 import { webhookHandlers } from './webhooks.js';
+import { sandboxWalletHandlers } from './sandboxWallet.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -38,6 +39,7 @@ export const handlers = {
   ...clockHandlers,
   ...submerchantHandlers,
   ...webhookHandlers,
+  ...sandboxWalletHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -14,6 +14,7 @@ import { m210_charges } from './210_charges.js';
 import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 import { m300_onboarding } from './300_onboarding.js';
 import { m400_webhooks } from './400_webhooks.js';
+import { m120_files } from './120_files.js';
 
 export interface Migration {
   version: number;
@@ -24,6 +25,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   m100_foundation,
   m110_meta,
+  m120_files,
   m200_ledger,
   m210_charges,
   m211_wallet_entry_seq,

@@ -1,0 +1,40 @@
+/** Readiness and errors when the store cannot serve: 503 with Retry-After, never a 500. */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PgDb } from '../../src/store/postgres.js';
+import { StoreUnavailable } from '../../src/store/db.js';
+import { testEnv, type TestEnv } from '../helpers/server.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await testEnv();
+});
+afterEach(async () => env.close());
+
+describe('health and readiness', () => {
+  it('/healthz and /readyz answer 200 without credentials while the store answers', async () => {
+    for (const p of ['/healthz', '/readyz']) {
+      const res = await env.rt.app.request(p);
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('a database that cannot be reached: /readyz and requests are 503 with Retry-After, /healthz stays 200', async () => {
+    const real = env.rt.deps.db;
+    const gone = new PgDb('postgres://nobody@127.0.0.1:1/none', { connectTimeoutMs: 2000 });
+    env.rt.deps.db = gone;
+    try {
+      await expect(gone.get('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailable);
+      await expect(gone.tx(async () => 1)).rejects.toBeInstanceOf(StoreUnavailable);
+      const ready = await env.rt.app.request('/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get('retry-after')).toBe('1');
+      expect((await ready.json()).error).toBe('service_unavailable');
+      const r = await env.call('GET', '/v1/merchant');
+      expect(r.status).toBe(503);
+      expect((await env.rt.app.request('/healthz')).status).toBe(200);
+    } finally {
+      env.rt.deps.db = real;
+      await gone.close();
+    }
+  });
+});

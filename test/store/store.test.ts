@@ -1,0 +1,284 @@
+/**
+ * The Db contract, run once per backend (the `sqlite` and `postgres` vitest projects): what
+ * every service relies on from the store, whichever engine is under it.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/domain/ids.js';
+import { credit, debit } from '../../src/server/services/ledger.js';
+import { UniqueViolation, type Db, type Queryable } from '../../src/store/db.js';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { toPgPlaceholders } from '../../src/store/postgres.js';
+import { backend, testStore, type TestStore } from '../helpers/backend.js';
+
+let store: TestStore;
+let db: Db;
+const opened: Db[] = [];
+
+async function openAnother(): Promise<Db> {
+  const d = await store.open();
+  opened.push(d);
+  return d;
+}
+
+/**
+ * A second store on the same data, like another server process. On PostgreSQL that is a second
+ * pool. On SQLite it is the same store: better-sqlite3 is synchronous, so a second connection
+ * in this process would busy-wait on the first one's write lock and block the very event loop
+ * that must finish it. SQLite's cross-process guarantee (BEGIN IMMEDIATE, busy timeout) is
+ * exercised by the CLI tests that bootstrap one data dir from several processes at once.
+ */
+async function peer(): Promise<Db> {
+  return backend === 'postgres' ? openAnother() : db;
+}
+
+beforeEach(async () => {
+  store = await testStore();
+  db = await openAnother();
+  await db.run('CREATE TABLE scratch (id TEXT PRIMARY KEY, n BIGINT NOT NULL, note TEXT)');
+});
+afterEach(async () => {
+  for (const d of opened.splice(0)) await d.close();
+  await store.cleanup();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A merchant and its wallet with `balance` cents, written straight into the store. */
+async function wallet(q: Queryable, balance: number): Promise<string> {
+  const ts = new Date().toISOString();
+  const merchantId = uuidv7();
+  const walletId = uuidv7();
+  await q.run('INSERT INTO merchants (id, name, created_at, updated_at) VALUES (?, ?, ?, ?)', [merchantId, 'm', ts, ts]);
+  await q.run(
+    `INSERT INTO wallets (id, merchant_id, owner_type, owner_id, currency, balance, created_at, updated_at)
+     VALUES (?, ?, 'merchant', ?, 'BRL', 0, ?, ?)`,
+    [walletId, merchantId, merchantId, ts, ts],
+  );
+  if (balance) await credit(q, uuidv7, { walletId, amount: balance, referenceType: 'test', referenceId: 'seed', description: 'seed', at: new Date() });
+  return walletId;
+}
+
+describe(`store contract (${backend})`, () => {
+  it('reports its dialect', () => {
+    expect(db.dialect.name).toBe(backend);
+    if (backend === 'postgres') expect(db.dialect).toMatchObject({ forUpdate: ' FOR UPDATE', skipLocked: ' FOR UPDATE SKIP LOCKED' });
+    else expect(db.dialect).toMatchObject({ forUpdate: '', skipLocked: '' });
+  });
+
+  it('binds ? placeholders in order and leaves ? in literals, quoted names and comments alone', async () => {
+    const note = "what? it's -- not a comment /* nor this? */";
+    await db.run(`INSERT INTO scratch (id, n, note) VALUES (?, ?, 'what? it''s -- not a comment /* nor this? */') -- trailing? comment`, ['a', 7]);
+    const row = await db.get<{ id: string; n: number; note: string; "q?": string }>(
+      `SELECT id, n, note, 'x?' AS "q?" FROM scratch /* a ? here */ WHERE id = ? AND n = ? AND note = ?`,
+      ['a', 7, note],
+    );
+    expect(row).toEqual({ id: 'a', n: 7, note, 'q?': 'x?' });
+  });
+
+  it('translates placeholders for PostgreSQL', () => {
+    expect(toPgPlaceholders(`SELECT ?, '?', "a?" , ? -- ?\nFROM t WHERE x = ? /* ? */`)).toBe(
+      `SELECT $1, '?', "a?" , $2 -- ?\nFROM t WHERE x = $3 /* ? */`,
+    );
+    expect(toPgPlaceholders(`SELECT 'it''s ?', ?`)).toBe(`SELECT 'it''s ?', $1`);
+  });
+
+  it('returns BIGINT, COUNT and SUM as JS numbers', async () => {
+    const big = Number.MAX_SAFE_INTEGER;
+    await db.run('INSERT INTO scratch (id, n) VALUES (?, ?), (?, ?)', ['a', big - 10, 'b', 10]);
+    const r = await db.get<{ c: number; s: number; m: number }>('SELECT COUNT(*) AS c, SUM(n) AS s, MAX(n) AS m FROM scratch');
+    expect(r).toEqual({ c: 2, s: big, m: big - 10 });
+    expect(typeof r!.c).toBe('number');
+  });
+
+  it('get/all/run: rows, first row or undefined, changed-row counts', async () => {
+    expect(await db.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 1])).toEqual({ changes: 1 });
+    await db.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['b', 2]);
+    expect(await db.all('SELECT id, n FROM scratch ORDER BY id')).toEqual([
+      { id: 'a', n: 1 },
+      { id: 'b', n: 2 },
+    ]);
+    expect(await db.get('SELECT id FROM scratch WHERE id = ?', ['zz'])).toBeUndefined();
+    expect(await db.run('UPDATE scratch SET n = n + 1')).toEqual({ changes: 2 });
+    expect(await db.run('DELETE FROM scratch WHERE id = ?', ['nope'])).toEqual({ changes: 0 });
+    const back = await db.get<{ n: number }>('UPDATE scratch SET n = n * 10 WHERE id = ? RETURNING n', ['b']);
+    expect(back).toEqual({ n: 30 });
+  });
+
+  it('binds booleans as 0/1 flags and bytes as blobs', async () => {
+    await db.run('CREATE TABLE flags (id TEXT PRIMARY KEY, f INTEGER NOT NULL, b ' + (backend === 'postgres' ? 'BYTEA' : 'BLOB') + ')');
+    await db.run('INSERT INTO flags (id, f, b) VALUES (?, ?, ?)', ['x', true, new Uint8Array([0, 1, 255])]);
+    const r = await db.get<{ f: number; b: Uint8Array }>('SELECT f, b FROM flags WHERE id = ?', ['x']);
+    expect(r!.f).toBe(1);
+    expect([...r!.b]).toEqual([0, 1, 255]);
+  });
+
+  it('tx commits on return and rolls everything back on a throw', async () => {
+    const out = await db.tx(async (q) => {
+      await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 1]);
+      return 'ok';
+    });
+    expect(out).toBe('ok');
+    await expect(
+      db.tx(async (q) => {
+        await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['b', 2]);
+        await q.run('UPDATE scratch SET n = 99 WHERE id = ?', ['a']);
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await db.all('SELECT id, n FROM scratch')).toEqual([{ id: 'a', n: 1 }]);
+  });
+
+  it('a transaction’s writes are invisible to others until it commits', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const running = db.tx(async (q) => {
+      await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 1]);
+      await gate;
+    });
+    await sleep(50);
+    const reader = (await peer()).get('SELECT id FROM scratch WHERE id = ?', ['a']);
+    const seen = await Promise.race([reader, sleep(100).then(() => 'waiting')]);
+    // PostgreSQL reads the last committed state; SQLite's reader waits for the writer (or reads
+    // the committed state, in WAL). Either way, never the uncommitted row.
+    expect(seen === undefined || seen === 'waiting').toBe(true);
+    release();
+    await running;
+    expect(await reader).toSatisfy((r) => r === undefined || (r as { id: string }).id === 'a');
+    expect(await db.get('SELECT id FROM scratch WHERE id = ?', ['a'])).toEqual({ id: 'a' });
+  });
+
+  it('translates a unique violation into UniqueViolation, outside and inside a transaction', async () => {
+    await db.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 1]);
+    await expect(db.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 2])).rejects.toBeInstanceOf(UniqueViolation);
+    await expect(
+      db.tx(async (q) => {
+        await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['b', 1]);
+        await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 3]);
+      }),
+    ).rejects.toBeInstanceOf(UniqueViolation);
+    expect(await db.all('SELECT id, n FROM scratch')).toEqual([{ id: 'a', n: 1 }]);
+  });
+
+  it('INSERT … ON CONFLICT DO NOTHING is portable and reports 0 changes for a duplicate', async () => {
+    expect(await db.run('INSERT INTO scratch (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 1])).toEqual({ changes: 1 });
+    expect(await db.run('INSERT INTO scratch (id, n) VALUES (?, ?) ON CONFLICT DO NOTHING', ['a', 2])).toEqual({ changes: 0 });
+  });
+
+  it('check-then-insert transactions racing on one key all succeed with one row (across stores)', async () => {
+    const other = await peer();
+    const upsert = (d: Db, i: number) =>
+      d.tx(async (q) => {
+        const row = await q.get<{ n: number }>(`SELECT n FROM scratch WHERE id = ?${q.dialect.forUpdate}`, ['k']);
+        if (row) await q.run('UPDATE scratch SET n = n + 1 WHERE id = ?', ['k']);
+        else await q.run('INSERT INTO scratch (id, n) VALUES (?, 1)', ['k']);
+        return i;
+      });
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => upsert(i % 2 ? other : db, i)));
+    expect(results).toHaveLength(20);
+    expect(await db.get('SELECT n FROM scratch WHERE id = ?', ['k'])).toEqual({ n: 20 });
+  });
+
+  it('concurrent conditional debits from two stores never take a balance below zero', async () => {
+    const other = await peer();
+    const walletId = await db.tx((q) => wallet(q, 1000));
+    const attempt = (d: Db) =>
+      d
+        .tx((q) => debit(q, uuidv7, { walletId, amount: 30, referenceType: 'test', referenceId: 'd', description: 'debit', at: new Date() }))
+        .then(
+          () => 'ok' as const,
+          (e: { code?: string }) => {
+            if (e.code === 'insufficient_funds') return 'refused' as const;
+            throw e;
+          },
+        );
+    const outcomes = await Promise.all(Array.from({ length: 50 }, (_, i) => attempt(i % 2 ? other : db)));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(33);
+    expect(outcomes.filter((o) => o === 'refused')).toHaveLength(17);
+    expect(await db.get('SELECT balance FROM wallets WHERE id = ?', [walletId])).toEqual({ balance: 10 });
+    const entries = await db.all<{ direction: string; amount: number; balance_after: number }>(
+      'SELECT direction, amount, balance_after FROM wallet_entries WHERE wallet_id = ? ORDER BY balance_after DESC',
+      [walletId],
+    );
+    expect(entries).toHaveLength(34);
+    // every running balance appears once: the debits were applied one after another
+    expect(new Set(entries.map((e) => e.balance_after)).size).toBe(34);
+    expect(Math.min(...entries.map((e) => e.balance_after))).toBe(10);
+  });
+
+  it('a transaction that loses a deadlock is run again and both complete', async () => {
+    await db.run('INSERT INTO scratch (id, n) VALUES (?, 0), (?, 0)', ['x', 'y']);
+    let arrived = 0;
+    let bothIn!: () => void;
+    const bothLocked = new Promise<void>((r) => (bothIn = r));
+    let runs = 0;
+    const crossing = (first: string, second: string) =>
+      db.tx(async (q) => {
+        runs++;
+        await q.run('UPDATE scratch SET n = n + 1 WHERE id = ?', [first]);
+        if (++arrived === 2) bothIn();
+        // SQLite serializes the two; don't wait for the other there longer than a moment
+        await Promise.race([bothLocked, sleep(300)]);
+        await q.run('UPDATE scratch SET n = n + 1 WHERE id = ?', [second]);
+      });
+    await Promise.all([crossing('x', 'y'), crossing('y', 'x')]);
+    expect(await db.all('SELECT id, n FROM scratch ORDER BY id')).toEqual([
+      { id: 'x', n: 2 },
+      { id: 'y', n: 2 },
+    ]);
+    if (backend === 'postgres') expect(runs).toBe(3); // one of them lost the deadlock and ran again
+  });
+
+  it.runIf(backend === 'postgres')('a transaction that hits a serialization failure (40001) is run again', async () => {
+    // write skew under SERIALIZABLE: both read the total, both insert total + 1; one must fail
+    let arrived = 0;
+    let bothIn!: () => void;
+    const bothRead = new Promise<void>((r) => (bothIn = r));
+    let runs = 0;
+    const append = (id: string) =>
+      db.tx(async (q) => {
+        runs++;
+        await q.run('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
+        const t = await q.get<{ s: number | null }>('SELECT SUM(n) AS s FROM scratch');
+        if (++arrived === 2) bothIn();
+        await Promise.race([bothRead, sleep(300)]);
+        await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [id, (t!.s ?? 0) + 1]);
+      });
+    await Promise.all([append('a'), append('b')]);
+    expect(runs).toBe(3);
+    const ns = (await db.all<{ n: number }>('SELECT n FROM scratch ORDER BY n')).map((r) => r.n);
+    expect(ns).toEqual([1, 2]); // as if one ran after the other
+  });
+
+  it('applies the migrations exactly once when several openers start together', async () => {
+    const fresh = await testStore();
+    try {
+      // (SQLite: one after another, for the reason given at peer(); several processes opening
+      // one SQLite file at once is covered in test/cli/e2e.test.ts)
+      const dbs: Db[] = [];
+      if (backend === 'postgres') dbs.push(...(await Promise.all(Array.from({ length: 5 }, () => fresh.open()))));
+      else for (let i = 0; i < 5; i++) dbs.push(await fresh.open());
+      try {
+        const rows = await dbs[0]!.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+        expect(rows.map((r) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+        for (const d of dbs) expect(await d.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallets')).toEqual({ n: 0 });
+      } finally {
+        for (const d of dbs) await d.close();
+      }
+      // and opening an up-to-date store applies nothing
+      const again = await fresh.open();
+      expect(await again.get('SELECT COUNT(*) AS n FROM schema_migrations')).toEqual({ n: MIGRATIONS.length });
+      await again.close();
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it('applies a migration missing below the highest applied version (branches land out of order)', async () => {
+    expect(MIGRATIONS.at(-1)!.version).toBeGreaterThan(110);
+    await db.run('DROP TABLE meta'); // 110, below the newest
+    await db.run('DELETE FROM schema_migrations WHERE version = 110');
+    const reopened = await openAnother();
+    expect(await reopened.get('SELECT version FROM schema_migrations WHERE version = 110')).toEqual({ version: 110 });
+    expect(await reopened.all('SELECT key FROM meta')).toEqual([]);
+  });
+});
