@@ -17,6 +17,7 @@ import { chargeEndpoints } from './resources/charges.js';
 import { receivableEndpoints } from './resources/receivables.js';
 import { walletEndpoints } from './resources/wallets.js';
 import { clockEndpoints } from './resources/clock.js';
+import { checkoutEndpoints } from './resources/checkout.js';
 
 export * from './common.js';
 export * from './errors.js';
@@ -36,6 +37,7 @@ export * from './resources/clock.js';
 export * from './resources/submerchants.js';
 export * from './resources/webhooks.js';
 export * from './filters.js';
+export * from './resources/checkout.js';
 
 export const endpoints = [
   ...systemEndpoints,
@@ -51,6 +53,7 @@ export const endpoints = [
   ...clockEndpoints,
   ...submerchantEndpoints,
   ...webhookEndpoints,
+  ...checkoutEndpoints,
 ] as const;
 
 

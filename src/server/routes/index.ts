@@ -23,6 +23,7 @@ import { clockHandlers } from './clock.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 import { submerchantHandlers } from './submerchants.js';
 import { webhookHandlers } from './webhooks.js';
+import { checkoutHandlers, checkoutRoutes } from './checkout.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -38,10 +39,14 @@ export const handlers = {
   ...clockHandlers,
   ...submerchantHandlers,
   ...webhookHandlers,
+  ...checkoutHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [];
+export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [
+  // hosted checkout page of payment links and its assets
+  checkoutRoutes,
+];
 
 /**
  * Time-based moves, each one bounded batch per call (see src/server/due.ts). They run before
