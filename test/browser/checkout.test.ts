@@ -236,6 +236,35 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
     expect(charges.map((c) => Number(c.amount))).toEqual([123456, 123456]);
   });
 
+  it('works with the keyboard alone: tab order, arrow keys between methods, Enter submits', async () => {
+    const link = await createLink();
+    const { ctx, page } = await open(link.checkout_url, PHONE);
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.id || (document.activeElement as HTMLInputElement | null)?.value);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('buyer-name');
+    await page.keyboard.type('Ana Souza');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('buyer-email');
+    await page.keyboard.type('ana@example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('52998224725');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('11987654321');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('credit_card');
+    await page.keyboard.press('ArrowRight');
+    expect(await focused()).toBe('pix');
+    expect(await page.locator('#card-fields').isHidden()).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('pay-button');
+    // the focus ring is visible on the button
+    expect(await page.locator('#pay-button').evaluate((b) => getComputedStyle(b).outlineStyle)).toBe('solid');
+    await page.keyboard.press('Enter');
+    await page.locator('#pix-panel').waitFor({ state: 'visible' });
+    expect(await focused()).toBe('pix-title');
+    await ctx.close();
+  });
+
   it('redirects to redirect_url after a confirmed payment', async () => {
     const link = await createLink({ redirect_url: `${site.url}/obrigado?pedido=42` });
     const { ctx, page } = await open(link.checkout_url);
