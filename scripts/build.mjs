@@ -2,7 +2,7 @@
 // every command loaded lazily, (3) the SDK for programmatic use, with type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,6 +17,18 @@ rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const common = { bundle: true, platform: 'node', target: 'node20.18', format: 'esm', logLevel: 'warning', sourcemap: false };
 const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node:module'; const require = __mpayCreateRequire(import.meta.url);" };
+
+// 0. the hosted checkout page's script and style sheet (served by the server, bundled into the CLI).
+//    The script imports the server's own BIN table, Luhn and CPF/CNPJ modules: one source of truth.
+{
+  const dir = join(root, 'src/server/checkout');
+  const browser = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'warning', charset: 'utf8' };
+  const js = await build({ ...browser, entryPoints: [join(dir, 'browser/main.ts')], platform: 'browser', format: 'iife', target: ['chrome109', 'firefox115', 'safari15.6'] });
+  const css = await build({ ...browser, entryPoints: [join(dir, 'browser/checkout.css')], target: ['chrome109', 'firefox115', 'safari15.6'] });
+  mkdirSync(join(dir, 'generated'), { recursive: true });
+  writeFileSync(join(dir, 'generated/assets.json'), JSON.stringify({ js: js.outputFiles[0].text, css: css.outputFiles[0].text }) + '\n');
+  log('built src/server/checkout/generated/assets.json');
+}
 
 // 1. operation specs
 await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], outfile: join(tmp, 'generate.mjs'), banner, external: ['better-sqlite3', 'pg'] });

@@ -18,6 +18,7 @@ import { chargeEndpoints } from './resources/charges.js';
 import { receivableEndpoints } from './resources/receivables.js';
 import { walletEndpoints } from './resources/wallets.js';
 import { clockEndpoints } from './resources/clock.js';
+import { checkoutEndpoints } from './resources/checkout.js';
 
 export * from './common.js';
 export * from './errors.js';
@@ -38,6 +39,7 @@ export * from './resources/submerchants.js';
 export * from './resources/webhooks.js';
 export * from './resources/sandboxWallet.js';
 export * from './filters.js';
+export * from './resources/checkout.js';
 
 export const endpoints = [
   ...systemEndpoints,
@@ -54,6 +56,7 @@ export const endpoints = [
   ...submerchantEndpoints,
   ...webhookEndpoints,
   ...sandboxWalletEndpoints,
+  ...checkoutEndpoints,
 ] as const;
 
 export type AnyEndpoint = Endpoint;

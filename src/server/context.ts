@@ -21,6 +21,8 @@ export interface AppDeps {
   mode: Mode;
   /** per-key token bucket; null disables it */
   rateLimit?: { perSecond: number; burst: number } | null;
+  /** token buckets of the public checkout (per client IP and per payment link); null disables them */
+  checkoutRateLimit?: CheckoutRateLimit | null;
   /** check every success response against the contract (tests turn this on) */
   validateResponses?: boolean;
   /** one structured line per request and per internal error; never bodies or headers */
@@ -29,6 +31,15 @@ export interface AppDeps {
   publicBaseUrl?: string;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
+}
+
+export interface CheckoutRateLimit {
+  /** payments per client IP */
+  payPerIp: { perSecond: number; burst: number };
+  /** payments per payment link */
+  payPerLink: { perSecond: number; burst: number };
+  /** status polls per client IP */
+  pollPerIp: { perSecond: number; burst: number };
 }
 
 export interface Principal {

@@ -145,6 +145,7 @@ export const charge = z.object({
   captured_at: timestamp().nullable(),
   failed_at: timestamp().nullable(),
   refunded_at: timestamp().nullable(),
+  payment_link_id: uuid().nullable().describe('the payment link the buyer paid through (hosted checkout), else null'),
   created_at: timestamp(),
   updated_at: timestamp(),
 });

@@ -24,6 +24,7 @@ import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } f
 import { submerchantHandlers } from './submerchants.js';
 import { webhookHandlers } from './webhooks.js';
 import { sandboxWalletHandlers } from './sandboxWallet.js';
+import { checkoutHandlers, checkoutRoutes } from './checkout.js';
 
 export const handlers = {
   ...systemHandlers,
@@ -40,10 +41,14 @@ export const handlers = {
   ...submerchantHandlers,
   ...webhookHandlers,
   ...sandboxWalletHandlers,
+  ...checkoutHandlers,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [];
+export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [
+  // hosted checkout page of payment links and its assets
+  checkoutRoutes,
+];
 
 /**
  * Time-based moves, each one bounded batch per call (see src/server/due.ts). They run before

@@ -21,6 +21,7 @@ import { DUE_BATCH } from '../due.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
+import { recordLinkUse } from './paymentLinks.js';
 import { createWallet } from './wallets.js';
 
 export interface ChargeRow {
@@ -53,6 +54,8 @@ export interface ChargeRow {
   captured_at: string | null;
   failed_at: string | null;
   refunded_at: string | null;
+  /** the payment link the buyer paid through (hosted checkout), if any */
+  payment_link_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -94,6 +97,7 @@ export function chargeRecord(r: ChargeRow): Charge {
     captured_at: r.captured_at,
     failed_at: r.failed_at,
     refunded_at: r.refunded_at,
+    payment_link_id: r.payment_link_id ?? null,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
@@ -212,8 +216,23 @@ function planOf(method: PaymentMethod, installments: number, parties: readonly S
 
 const iso = (d: Date) => d.toISOString();
 
-/** POST /v1/charges. Returns a card charge in its final state; a PIX charge pending. */
-export async function createCharge(ctx: RequestContext, body: ChargeCreate): Promise<Charge> {
+/** Origin used for checkout_url in events when no request gave one (a due-work sweep). */
+const FALLBACK_BASE_URL = 'http://localhost';
+const baseUrlOf = (deps: AppDeps, baseUrl?: string) => baseUrl ?? deps.publicBaseUrl ?? FALLBACK_BASE_URL;
+
+/** A charge paid through a payment link (the hosted checkout). */
+export interface ChargeOrigin {
+  paymentLinkId: string;
+  /** runs inside the transaction that inserts the charge, before the insert; throwing refuses the charge */
+  guard?: (q: Queryable) => Promise<void>;
+}
+
+/**
+ * POST /v1/charges. Returns a card charge in its final state; a PIX charge pending. With an
+ * `origin` (the hosted checkout) the charge remembers its payment link, whose use is counted
+ * when the charge is captured.
+ */
+export async function createCharge(ctx: RequestContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<Charge> {
   const { deps } = ctx;
   const now = ctx.now();
   const shipping = body.shipping_amount ?? 0;
@@ -271,6 +290,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate): Pro
   }
 
   const created = await ctx.db.tx(async (q) => {
+    if (origin?.guard) await origin.guard(q);
     if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
     const parties: StoredParty[] = [];
     for (const [i, p] of drafts.entries()) {
@@ -288,8 +308,8 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate): Pro
     await q.run(
       `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
          installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
-         card_holder_name, pix_qr_code, pix_expires_at, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         card_holder_name, pix_qr_code, pix_expires_at, payment_link_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         id,
         ctx.merchantId,
@@ -312,6 +332,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate): Pro
         card?.holder ?? null,
         pix?.qr ?? null,
         pix?.expiresAt ?? null,
+        origin?.paymentLinkId ?? null,
         ts,
         ts,
       ],
@@ -323,7 +344,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate): Pro
 
   if (body.payment_method !== 'credit_card') return chargeRecord(created);
   try {
-    return chargeRecord(await decideCardCharge(deps, ctx.merchantId, id, ctx.now()));
+    return chargeRecord(await decideCardCharge(deps, ctx.merchantId, id, ctx.now(), ctx.baseUrl));
   } catch (e) {
     // The charge is committed as pending; the due-work sweep decides it on a later request.
     deps.log?.({ level: 'error', request_id: ctx.requestId, error: (e as Error)?.name, message: `card decision deferred: ${(e as Error)?.message}` });
@@ -350,7 +371,7 @@ function cardDecisionFor(deps: AppDeps, encrypted: string | undefined, now: Date
  * (with its receivables) or failed with a reason. A charge that is no longer pending is
  * returned as it is, so the create request and the sweep may both try.
  */
-export async function decideCardCharge(deps: AppDeps, merchantId: string, id: string, now: Date): Promise<ChargeRow> {
+export async function decideCardCharge(deps: AppDeps, merchantId: string, id: string, now: Date, baseUrl?: string): Promise<ChargeRow> {
   const pre = await loadCharge(deps.db, merchantId, id);
   if (pre.status !== 'pending' || pre.payment_method !== 'credit_card') return pre;
   const tok = await deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?', [
@@ -361,7 +382,7 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
   return deps.db.tx(async (q) => {
     const row = await loadCharge(q, merchantId, id, true);
     if (row.status !== 'pending') return row;
-    if (decision.approved) return capture(q, deps, row, now);
+    if (decision.approved) return capture(q, deps, row, now, baseUrl);
     assertTransition('charge', row.status, 'failed');
     const ts = iso(now);
     await q.run(
@@ -378,8 +399,10 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
  * pending → captured inside the caller's transaction: the charge's fee and net, one
  * receivable per installment and split party, and for PIX the at-once settlement (each
  * receivable paid and its wallet credited, reference_type charge). Event charge.captured.
+ * A charge paid through a payment link counts one use of the link here, in the same
+ * transaction (current_uses counts paid uses only; event payment_link.paid).
  */
-async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date): Promise<ChargeRow> {
+async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date, baseUrl?: string): Promise<ChargeRow> {
   assertTransition('charge', row.status, 'captured');
   const parties = json.from<StoredParty[]>(row.parties, []);
   const plan = planOf(row.payment_method, Number(row.installments), parties);
@@ -422,6 +445,9 @@ async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date): 
   }
   const out = await loadCharge(q, row.merchant_id, row.id);
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', data: chargeRecord(out), chargeId: row.id, at: now });
+  if (row.payment_link_id) {
+    await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
+  }
   return out;
 }
 
@@ -455,7 +481,7 @@ export async function payPixCharge(ctx: RequestContext, id: string): Promise<Cha
     if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= iso(now)) {
       throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
     }
-    return capture(q, ctx.deps, c, now);
+    return capture(q, ctx.deps, c, now, ctx.baseUrl);
   });
   return chargeRecord(row);
 }

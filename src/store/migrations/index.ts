@@ -15,6 +15,7 @@ import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 import { m300_onboarding } from './300_onboarding.js';
 import { m400_webhooks } from './400_webhooks.js';
 import { m120_files } from './120_files.js';
+import { m500_checkout } from './500_checkout.js';
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m270_payment_links,
   m300_onboarding,
   m400_webhooks,
+  m500_checkout,
 ].sort((a, b) => a.version - b.version);

@@ -1,0 +1,298 @@
+/**
+ * The hosted checkout of payment links: what the public page needs to know about a link, and
+ * the public pay / status operations behind it. Nothing here is authenticated: the link id is
+ * the capability, the answers carry only what a buyer needs, and every call is rate-limited
+ * per client IP (and pay also per link).
+ *
+ * Uses of a link: `current_uses` counts paid uses only (recordLinkUse runs in the capture
+ * transaction, see services/charges.ts). So that `max_uses` is never exceeded, a charge that
+ * is still pending (a card being decided, a PIX not yet paid and not expired) reserves one of
+ * the remaining uses: a payer who finds every remaining use reserved is refused up front
+ * (409 conflict, Retry-After) and no charge is created.
+ */
+import { checkoutPayment, envelope, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
+import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
+import { json, type Queryable } from '../../store/db.js';
+import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
+import { dueContext } from '../due.js';
+import { ApiError, invalid, notFound } from '../errors.js';
+import { claimKey, completeKey, releaseKey, requestHash } from '../idempotency.js';
+import { RateLimiter } from '../rateLimit.js';
+import { createCharge, expireDuePixCharges } from './charges.js';
+import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
+
+/** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
+export const CHECKOUT_PIX_EXPIRES_IN_S = 900;
+
+export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
+  payPerIp: { perSecond: 1 / 6, burst: 10 }, // 10 attempts in a burst, then one every 6 s
+  payPerLink: { perSecond: 1, burst: 30 },
+  pollPerIp: { perSecond: 5, burst: 60 },
+};
+
+type Limiters = { [K in keyof CheckoutRateLimit]: RateLimiter };
+const limiters = new WeakMap<AppDeps, Limiters | null>();
+
+/** Takes a token from one of the checkout's buckets, or refuses with 429 and Retry-After. */
+export function takeCheckoutToken(deps: AppDeps, bucket: keyof CheckoutRateLimit, key: string): void {
+  let l = limiters.get(deps);
+  if (l === undefined) {
+    const cfg = deps.checkoutRateLimit === null ? null : (deps.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT);
+    l = cfg && { payPerIp: new RateLimiter(cfg.payPerIp), payPerLink: new RateLimiter(cfg.payPerLink), pollPerIp: new RateLimiter(cfg.pollPerIp) };
+    limiters.set(deps, l);
+  }
+  if (!l) return;
+  const wait = l[bucket].take(key, Date.now());
+  if (wait) {
+    const who = bucket === 'payPerLink' ? 'this payment link' : 'your address';
+    throw new ApiError('rate_limited', `Too many requests from ${who}; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+  }
+}
+
+/** A link as the public checkout sees it, with its merchant's clock and public key. */
+export interface PublicLink {
+  row: LinkRow;
+  now: Date;
+  clockOffsetMs: number;
+  /** the seller shown to the buyer: the submerchant's trade name, else the merchant's name */
+  sellerName: string;
+  /** a public key the page can tokenize cards with (an active key without IP restrictions), or null */
+  publicKey: string | null;
+  status: LinkRow['status'];
+  methods: Array<'credit_card' | 'pix'>;
+}
+
+export async function loadPublicLink(deps: AppDeps, id: string): Promise<PublicLink | null> {
+  const row = await deps.db.get<LinkRow & { m_clock_offset_ms: number; m_name: string; s_trade_name: string | null }>(
+    `SELECT ${LINK_COLUMNS.map((c) => `l.${c}`).join(', ')}, m.clock_offset_ms AS m_clock_offset_ms, m.name AS m_name, s.trade_name AS s_trade_name
+       FROM payment_links l JOIN merchants m ON m.id = l.merchant_id LEFT JOIN submerchants s ON s.id = l.submerchant_id
+      WHERE l.id = ?`,
+    [id],
+  );
+  if (!row) return null;
+  const clockOffsetMs = Number(row.m_clock_offset_ms);
+  const now = new Date(deps.clock.now().getTime() + clockOffsetMs);
+  const keys = await deps.db.all<{ public_key: string; allowed_ips: string }>(
+    'SELECT public_key, allowed_ips FROM api_keys WHERE merchant_id = ? AND is_active = 1 ORDER BY created_at, id',
+    [row.merchant_id],
+  );
+  const key = keys.find((k) => json.from<string[]>(k.allowed_ips, []).length === 0);
+  return {
+    row,
+    now,
+    clockOffsetMs,
+    sellerName: row.s_trade_name ?? row.m_name,
+    publicKey: key?.public_key ?? null,
+    status: effectiveStatus(row, now),
+    methods: json.from<Array<'credit_card' | 'pix'>>(row.allowed_payment_methods, []),
+  };
+}
+
+/** A cross-site request to the public operations is refused: the page is same-origin with them. */
+function assertSameOrigin(ctx: RequestContext): void {
+  const site = ctx.req.headers.get('sec-fetch-site');
+  const origin = ctx.req.headers.get('origin');
+  const own = new Set([new URL(ctx.baseUrl).origin, new URL(ctx.req.url).origin]);
+  if (site === 'cross-site' || (origin !== null && !own.has(origin))) {
+    throw new ApiError('forbidden', 'Checkout operations are only accepted from the checkout page itself');
+  }
+}
+
+/** Rules of the request against the link (400s), checked before anything is written. */
+function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'allowed_payment_methods'>, body: CheckoutPayRequest): number {
+  const methods = json.from<string[]>(link.allowed_payment_methods, []);
+  if (!methods.includes(body.payment_method)) throw invalid('payment_method', `this payment link accepts: ${methods.join(', ')}`);
+  let amount: number;
+  if (link.amount !== null) {
+    amount = Number(link.amount);
+    if (body.amount !== undefined && body.amount !== amount) {
+      throw invalid('amount', `this payment link has a fixed amount of ${amount} cents; omit amount`);
+    }
+  } else {
+    if (body.amount === undefined) throw invalid('amount', 'is required: this payment link lets the buyer enter the amount (cents)');
+    amount = body.amount;
+  }
+  const installments = body.payment_method === 'credit_card' ? (body.installments ?? 1) : 1;
+  if (installments > Number(link.max_installments)) {
+    throw invalid('installments', `must be at most ${link.max_installments} for this payment link`);
+  }
+  return amount;
+}
+
+/** Errors of the charge service the buyer may see as they are; anything else is the seller's problem. */
+function buyerError(e: unknown): unknown {
+  if (!(e instanceof ApiError)) return e;
+  if (['link_inactive', 'link_expired', 'link_exhausted', 'conflict', 'rate_limited', 'invalid_token', 'service_unavailable'].includes(e.code)) {
+    return e;
+  }
+  if (e.code === 'validation_error' && e.details?.every((d) => d.field === 'payment_details.installments')) {
+    return invalid('installments', e.details[0]?.message ?? 'is not possible for this amount');
+  }
+  if (e.code === 'internal_error') return e;
+  return new ApiError('business_rule', 'This payment link cannot take payments right now; please contact the seller');
+}
+
+function toPayment(c: Awaited<ReturnType<typeof createCharge>>, redirectUrl: string | null, qrImage: string | null): CheckoutPayment {
+  return {
+    receipt_id: c.id,
+    status: c.status,
+    payment_method: c.payment_method,
+    amount: c.amount,
+    installments: c.installments,
+    card: c.card ? { brand: c.card.brand, last_four: c.card.last_four } : null,
+    pix: c.pix && qrImage ? { qr_code: c.pix.qr_code, qr_code_image: qrImage, expires_at: c.pix.expires_at } : null,
+    failure_code: c.failure_code,
+    paid_at: c.captured_at,
+    redirect_url: c.status === 'captured' ? redirectUrl : null,
+  };
+}
+
+/** The BR Code as a QR code image (PNG data: URL), drawn by the qrcode package. */
+export async function qrCodeImage(text: string): Promise<string> {
+  const QRCode = (await import('qrcode')).default;
+  return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 264 });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * POST /checkout/{id}/pay. Creates the charge through the same service as POST /v1/charges
+ * (the link's submerchant split, its product_type, one item named after the link), exactly
+ * once per attempt_id: a retry of the same attempt replays the first answer.
+ */
+export async function payLink(ctx: RequestContext, linkId: string, body: CheckoutPayRequest): Promise<Response> {
+  const { deps } = ctx;
+  assertSameOrigin(ctx);
+  takeCheckoutToken(deps, 'payPerIp', ctx.clientIp);
+  const link = await loadPublicLink(deps, linkId);
+  if (!link) throw notFound('Payment link');
+  takeCheckoutToken(deps, 'payPerLink', linkId);
+  const amount = checkAgainstLink(link.row, body);
+
+  const merchantId = link.row.merchant_id;
+  const key = `checkout ${linkId} ${body.attempt_id}`; // a space: never a valid Idempotency-Key header, so never a merchant's key
+  const claim = await claimKey(deps, merchantId, key, requestHash('POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))));
+  if (claim.kind === 'replay') {
+    return new Response(claim.response.body, {
+      status: claim.response.status,
+      headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' },
+    });
+  }
+  try {
+    assertLinkPayable(link.row, link.now);
+    const mctx: RequestContext = { ...ctx, merchantId, apiKeyId: '', now: () => new Date(deps.clock.now().getTime() + link.clockOffsetMs) };
+    const now = mctx.now();
+    const tax = body.customer.tax_id;
+    const charge: ChargeCreate = {
+      amount,
+      product_type: link.row.product_type as ChargeCreate['product_type'],
+      customer: { ...body.customer, tax_id: tax.length === 14 ? tax.toUpperCase() : tax, type: tax.length === 11 ? 'individual' : 'company' },
+      items: [{ name: link.row.title, quantity: 1, unit_price: amount, tangible: link.row.product_type === 'physical' }],
+      currency: 'BRL',
+      ...(link.row.submerchant_id ? { submerchant_id: link.row.submerchant_id } : {}),
+      ...(body.payment_method === 'credit_card'
+        ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
+        : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
+    } as ChargeCreate;
+    const guard = async (q: Queryable) => reserveUse(q, linkId, body, amount, now);
+    let created;
+    try {
+      created = await createCharge(mctx, charge, { paymentLinkId: linkId, guard });
+    } catch (e) {
+      throw buyerError(e);
+    }
+    const qr = created.pix ? await qrCodeImage(created.pix.qr_code) : null;
+    const data = toPayment(created, link.row.redirect_url, qr);
+    const out = { success: true as const, message: messageFor(data), data };
+    if (deps.validateResponses) envelope(checkoutPayment).parse(out);
+    const text = JSON.stringify(out);
+    await completeKey(deps, merchantId, key, { status: 201, body: text });
+    deps.onEvent?.();
+    return new Response(text, { status: 201, headers: { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' } });
+  } catch (err) {
+    // As the pipeline does for Idempotency-Key: a 4xx answer is the attempt's answer (replayed),
+    // except 409/429, which the page may retry with the same attempt; a 5xx frees the attempt.
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 409 && err.status !== 429) {
+      const b: Record<string, unknown> = { success: false, message: err.message, error: err.code };
+      if (err.details?.length) b.details = err.details;
+      await completeKey(deps, merchantId, key, { status: err.status, body: JSON.stringify(b) });
+    } else {
+      await releaseKey(deps, merchantId, key).catch(() => undefined);
+    }
+    throw err;
+  }
+}
+
+function messageFor(p: CheckoutPayment): string {
+  if (p.status === 'captured') return 'Payment confirmed';
+  if (p.status === 'failed') return `Payment failed: ${p.failure_code}`;
+  return p.payment_method === 'pix' ? 'PIX created; waiting for payment' : 'Payment pending';
+}
+
+function pixExpiresIn(link: Pick<LinkRow, 'expires_at'>, now: Date): number {
+  let s = CHECKOUT_PIX_EXPIRES_IN_S;
+  if (link.expires_at) s = Math.min(s, Math.floor((Date.parse(link.expires_at) - now.getTime()) / 1000));
+  return Math.max(PIX_MIN_EXPIRES_IN_S, Math.min(s, PIX_DEFAULT_EXPIRES_IN_S));
+}
+
+/**
+ * Inside the transaction that inserts the charge: the link, locked and read afresh, must
+ * still take this payment, and one of its remaining uses must be free (uses paid + charges of
+ * the link still pending < max_uses).
+ */
+async function reserveUse(q: Queryable, linkId: string, body: CheckoutPayRequest, amount: number, now: Date): Promise<void> {
+  const row = await q.get<LinkRow>(`SELECT ${LINK_COLUMNS.join(', ')} FROM payment_links WHERE id = ?${q.dialect.forUpdate}`, [linkId]);
+  if (!row) throw notFound('Payment link');
+  assertLinkPayable(row, now);
+  try {
+    if (checkAgainstLink(row, body) !== amount) throw invalid('amount', 'changed');
+  } catch {
+    throw new ApiError('conflict', 'The payment link changed while you were paying; reload the page and try again');
+  }
+  if (row.max_uses === null) return;
+  const max = Number(row.max_uses);
+  const paid = Number(row.current_uses);
+  if (paid >= max) throw new ApiError('link_exhausted', 'This payment link has reached its maximum number of uses');
+  const pending = await q.get<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM charges WHERE payment_link_id = ? AND status = 'pending' AND (pix_expires_at IS NULL OR pix_expires_at > ?)",
+    [linkId, now.toISOString()],
+  );
+  if (paid + Number(pending?.n ?? 0) >= max) {
+    throw new ApiError(
+      'conflict',
+      'Another buyer is completing the last available use of this payment link; try again in a few minutes',
+      undefined,
+      { 'Retry-After': '60' },
+    );
+  }
+}
+
+/** GET /checkout/{id}/charges/{charge_id}: the status of a payment made through this link, nothing more. */
+export async function linkChargeStatus(ctx: RequestContext, linkId: string, chargeId: string): Promise<CheckoutChargeStatus> {
+  const { deps } = ctx;
+  takeCheckoutToken(deps, 'pollPerIp', ctx.clientIp);
+  const link = await deps.db.get<{ merchant_id: string; redirect_url: string | null; clock_offset_ms: number }>(
+    'SELECT l.merchant_id, l.redirect_url, m.clock_offset_ms FROM payment_links l JOIN merchants m ON m.id = l.merchant_id WHERE l.id = ?',
+    [linkId],
+  );
+  if (!link) throw notFound('Payment');
+  const sel = 'SELECT id, status, payment_method, pix_expires_at, failure_code, captured_at FROM charges WHERE id = ? AND payment_link_id = ?';
+  let c = await deps.db.get<{ id: string; status: CheckoutChargeStatus['status']; payment_method: string; pix_expires_at: string | null; failure_code: string | null; captured_at: string | null }>(
+    sel,
+    [chargeId, linkId],
+  );
+  if (!c) throw notFound('Payment');
+  const now = new Date(deps.clock.now().getTime() + Number(link.clock_offset_ms));
+  if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
+    // an unpaid PIX past its expiry: let the due work fail it now rather than on the merchant's next request
+    await expireDuePixCharges(dueContext(deps, link.merchant_id, Number(link.clock_offset_ms)));
+    c = (await deps.db.get<typeof c>(sel, [chargeId, linkId]))!;
+  }
+  return {
+    receipt_id: c.id,
+    status: c.status,
+    failure_code: c.failure_code,
+    paid_at: c.captured_at,
+    redirect_url: c.status === 'captured' ? link.redirect_url : null,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Real headless Chromium for the checkout tests (Debian's `chromium`, driven by playwright-core).
+ * Without Chromium the browser tests skip with a message on a dev machine; in CI
+ * (`process.env.CI`) a missing Chromium is a failure.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
+
+export const CHROMIUM = process.env.MPAY_CHROMIUM ?? '/usr/bin/chromium';
+export const HAVE_CHROMIUM = existsSync(CHROMIUM);
+export const IN_CI = Boolean(process.env.CI);
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const ARTIFACTS = join(__dirname, '../../test-artifacts');
+export function artifactPath(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return join(ARTIFACTS, name);
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844 };
+
+/** A small RGB PNG: a rounded badge in `rgb` on white, for a merchant logo. */
+export function logoPng(size = 96, rgb: [number, number, number] = [234, 88, 12]): Buffer {
+  const rows: Buffer[] = [];
+  const c = (size - 1) / 2;
+  for (let y = 0; y < size; y++) {
+    const row = Buffer.alloc(1 + size * 3);
+    for (let x = 0; x < size; x++) {
+      const inside = Math.hypot(x - c, y - c) <= size * 0.45;
+      const stripe = inside && Math.abs(y - c) < size * 0.08;
+      const px = inside ? (stripe ? [255, 255, 255] : rgb) : [255, 255, 255];
+      row.set(px, 1 + x * 3);
+    }
+    rows.push(row);
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(td));
+    return Buffer.concat([len, td, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** The merchant's own site: its logo and the page buyers are redirected to after paying. */
+export async function merchantSite(): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
+  const hits: string[] = [];
+  const png = logoPng();
+  const server: Server = createServer((req, res) => {
+    hits.push(req.url ?? '');
+    if (req.url === '/logo.png') {
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+      res.end(png);
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><html lang="pt-BR"><title>Obrigado</title><h1>Obrigado pela compra!</h1></html>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
