@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliHome } from '../helpers/cli.js';
+import { BIN, cliHome } from '../helpers/cli.js';
 import { STEP_NAMES, junitXml, randomCpf, tinyPng, xmlEscape, type SmokeSummary } from '../../src/cli/commands/smoke.js';
 import { isValidCpf } from '../../src/domain/taxid.js';
 import { sniff } from '../../src/domain/files.js';
@@ -134,6 +135,32 @@ describe('mpay smoke on the embedded sandbox', () => {
     expect(cases[0]!.body).toContain('<failure message=');
     expect(cases.slice(1).every((c) => c.body.includes('not run: an earlier step failed'))).toBe(true);
   }, 30_000);
+
+  it('Ctrl-C stops the run and still cleans up (exit 130)', async () => {
+    const home = newHome();
+    home.run(['merchant', 'get']);
+    const child = spawn(process.execPath, [BIN, 'smoke', '-o', 'json'], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    const exited = new Promise<number>((r) => child.on('close', (c) => r(c ?? -1)));
+    await new Promise<void>((r) =>
+      child.stderr.on('data', (d) => {
+        err += d;
+        if (err.includes('✓ webhook endpoint')) r();
+      }),
+    );
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(err).toMatch(/SIGINT: stopping/);
+    expect(err).toMatch(/error: smoke failed at step "[^"]+": interrupted by SIGINT/);
+    expect(err).toMatch(/cleanup: webhook endpoint \S+ deleted/);
+    expect(err).toMatch(/cleanup: api key \S+ revoked/);
+    const s = JSON.parse(out) as SmokeSummary;
+    expect(s.ok).toBe(false);
+    expect(s.created.find((c) => c.kind === 'webhook_endpoint')?.cleanup).toBe('deleted');
+    expect(home.run(['webhooks', 'list']).json()).toEqual([]);
+  }, 60_000);
 
   it('usage errors exit 2', () => {
     const home = newHome();

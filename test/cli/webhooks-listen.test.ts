@@ -173,3 +173,42 @@ describe('mpay webhooks listen (embedded)', () => {
     expect(home.run(['webhooks', 'listen', '--help']).stdout).toContain('Examples:');
   });
 });
+
+describe('webhooks listen on a terminal (injected IO and target)', () => {
+  it('prints a table line per event and removes the endpoint on SIGINT', async () => {
+    const { testEnv } = await import('../helpers/server.js');
+    const { MpayClient } = await import('../../src/sdk/client.js');
+    const { EmbeddedTransport } = await import('../../src/sdk/embedded-transport.js');
+    const { bufferIO } = await import('../../src/cli/io.js');
+    const { webhooksListen } = await import('../../src/cli/commands/webhooks-listen.js');
+    const { deliverDue } = await import('../../src/webhooks/worker.js');
+    const { EventEmitter } = await import('node:events');
+    const env = await testEnv();
+    try {
+      const client = new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key });
+      const io = bufferIO({ tty: true, env: { NO_COLOR: '1' } });
+      const signals = new EventEmitter();
+      const done = webhooksListen({}, { events: ['payment_link.created'] }, io, {
+        openTarget: async () => ({ kind: 'remote', profileName: 't', baseUrl: 'http://test', client, close: async () => undefined }),
+        signals,
+      });
+      const until = async (pred: () => boolean) => {
+        for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 25));
+        expect(pred()).toBe(true);
+      };
+      await until(() => io.stderr.includes('Listening on'));
+      const link = await env.call('POST', '/v1/payment-links', { title: 'Mesa', product_type: 'physical', allowed_payment_methods: ['pix'] });
+      expect(link.status).toBe(201);
+      await deliverDue(env.rt.deps, { deadlineMs: 2_000 });
+      await until(() => io.stdout.includes('payment_link.created'));
+      expect(io.stdout).toMatch(/^\d\d:\d\d:\d\d {2}payment_link\.created +\S+ {2}✓ verified\n$/);
+      signals.emit('SIGINT');
+      expect(await done).toBe(0);
+      expect(io.stderr).toMatch(/SIGINT: endpoint \S+ removed/);
+      expect((await env.call('GET', '/v1/postbacks/endpoints')).body.data).toEqual([]);
+      expect(signals.listenerCount('SIGINT')).toBe(0);
+    } finally {
+      await env.close();
+    }
+  }, 30_000);
+});

@@ -192,6 +192,18 @@ interface Ctx {
   recipient?: string;
   keyId?: string;
   created: Created[];
+  /** set by SIGINT/SIGTERM: the run stops at the next wait or step and still cleans up */
+  interrupted: string | null;
+}
+
+class Interrupted extends CliError {
+  constructor(sig: string) {
+    super(`interrupted by ${sig}`, 130);
+  }
+}
+
+function checkInterrupted(ctx: Ctx): void {
+  if (ctx.interrupted) throw new Interrupted(ctx.interrupted);
 }
 
 function loopbackHost(url: string): boolean {
@@ -207,6 +219,7 @@ function loopbackHost(url: string): boolean {
 async function until<T>(ctx: Ctx, what: string, get: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
   const deadline = Date.now() + ctx.timeoutMs;
   for (;;) {
+    checkInterrupted(ctx);
     const v = await get();
     if (done(v)) return v;
     if (Date.now() > deadline) throw new CliError(`${what}: still not done after ${ctx.timeoutMs / 1000} s`, EXIT.refused);
@@ -470,6 +483,7 @@ const steps: Record<StepName, StepFn> = {
     const rt = ctx.target.runtime;
     const { deliverDue } = rt ? await import('../../webhooks/worker.js') : { deliverDue: null };
     for (;;) {
+      checkInterrupted(ctx);
       const bad = ctx.received.find((r) => !r.verified);
       if (bad) throw new CliError(`a delivery (${bad.type} ${bad.id}) did not verify: ${bad.error ?? 'bad signature'}`, EXIT.refused);
       if (ctx.received.some(want)) break;
@@ -571,6 +585,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
   }
   const targetName = target ? (target.kind === 'embedded' ? `embedded:${target.dataDir}` : (target.baseUrl ?? 'remote')) : 'unknown';
   let cleanupProblems: string[] = [];
+  let unhook = () => {};
   if (target) {
     ctx = {
       client: target.client,
@@ -582,6 +597,21 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
       received: [],
       cpf: randomCpf(),
       created: [],
+      interrupted: null,
+    };
+    // Ctrl-C / SIGTERM: stop at the next wait or step, then clean up as after a failure
+    const c = ctx;
+    const onSignal = (sig: string) => () => {
+      if (!c.interrupted) say(`${sig}: stopping after the current step, then cleaning up…`);
+      c.interrupted ??= sig;
+    };
+    const onInt = onSignal('SIGINT');
+    const onTerm = onSignal('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    unhook = () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
     };
     say(`mpay smoke on ${targetName}`);
     for (const name of STEP_NAMES) {
@@ -591,6 +621,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
       }
       const t0 = performance.now();
       try {
+        checkInterrupted(ctx);
         const detail = await steps[name](ctx, o);
         const ms = Math.round(performance.now() - t0);
         results.push({ name, status: 'passed', duration_ms: ms, ...(detail ? { detail } : {}) });
@@ -610,6 +641,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
     }
     cleanupProblems = await cleanup(ctx, say);
     await target.close().catch((e: unknown) => cleanupProblems.push(`closing the target: ${(e as Error).message}`));
+    unhook();
   } else {
     STEP_NAMES.forEach((name, i) =>
       results.push(i === 0 ? { name, status: 'failed', duration_ms: 0, error: errorOf(failure!.error) } : { name, status: 'not_run', duration_ms: 0 }),
