@@ -121,7 +121,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     review
       .addOption(new Option('--approve', 'same as --decision approve').conflicts(['reject', 'decision']))
       .addOption(new Option('--reject', 'same as --decision reject (needs --notes)').conflicts(['approve', 'decision']))
-      .addHelpText('after', '  $ mpay sandbox review 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --approve\n')
+      .addHelpText('after', 'Shortcuts:\n  $ mpay sandbox review 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --approve\n  $ mpay sandbox review 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --reject --notes "selfie is blurred"\n')
       .hook('preAction', (cmd) => {
         const o = cmd.opts();
         if (o.approve) cmd.setOptionValue('decision', 'approve');
