@@ -16,7 +16,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server submerchants tokens wallets webhooks withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -45,12 +45,13 @@ _mpay_words() {
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance pay review wallet --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance pay review values wallet --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox review") words="--base-url --color --data-dir --decision --help --idempotency-key --input --json --notes --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox review") words="--approve --base-url --color --data-dir --decision --help --idempotency-key --input --json --notes --output --profile --quiet --reject --verbose --version --yes" ;;
     "sandbox wallet") words="adjust --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox wallet adjust") words="--amount --base-url --color --data-dir --description --direction --help --idempotency-key --input --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox values") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables") words="list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --json --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
     "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -77,7 +78,7 @@ _mpay_words() {
     "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "files") words="download --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "files download") words="--base-url --color --data-dir --help --idempotency-key --json --out --output --profile --quiet --verbose --version --yes" ;;
-    "webhooks") words="create delete get list logs retry update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks") words="create delete get list listen logs retry update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks create") words="--base-url --color --data-dir --events --help --idempotency-key --input --json --output --profile --quiet --url --verbose --version --yes" ;;
     "webhooks list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --page --per-page --profile --quiet --status --verbose --version --yes" ;;
     "webhooks get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -85,6 +86,7 @@ _mpay_words() {
     "webhooks delete") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks logs") words="--all --base-url --charge-id --color --data-dir --event-id --event-name --help --idempotency-key --json --output --page --per-page --profile --quiet --status --verbose --version --webhook-endpoint-id --yes" ;;
     "webhooks retry") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks listen") words="--base-url --color --data-dir --events --forward-to --help --host --idempotency-key --json --output --port --print-secret --profile --public-url --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "server start") words="--base-url --color --data-dir --database --help --host --idempotency-key --json --output --port --production --profile --public-url --quiet --rate-limit --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -98,6 +100,7 @@ _mpay_words() {
     "profiles add") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --profile-data-dir --public-key --quiet --verbose --version --yes" ;;
     "profiles use") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles remove") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "smoke") words="--base-url --color --data-dir --help --idempotency-key --json --junit --output --profile --quiet --timeout --verbose --version --webhook-port --webhook-url --yes" ;;
   esac
 }
 complete -o default -F _mpay mpay

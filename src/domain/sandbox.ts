@@ -40,5 +40,7 @@ export function decideCard(number: string, expired = false): CardDecision {
 export const PIX_DEFAULT_EXPIRES_IN_S = 3600;
 export const PIX_MIN_EXPIRES_IN_S = 60;
 export const PIX_MAX_EXPIRES_IN_S = 30 * 86_400;
+/** What an unpaid PIX charge becomes when its BR Code expires (merchant clock). */
+export const PIX_EXPIRED = { failure_code: 'pix_expired', failure_reason: 'The PIX BR Code expired before it was paid' } as const;
 /** Host of the (sandbox) dynamic BR Code location. */
 export const PIX_LOCATION_HOST = 'pix.sandbox.mpay.dev';

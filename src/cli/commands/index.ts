@@ -113,4 +113,63 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .description('remove a profile (asks first; --yes when not on a terminal)')
     .addHelpText('after', '\nExample:\n  $ mpay profiles remove staging --yes\n')
     .action(action(deps, async (name: string, _o: unknown, cmd: Command) => (await import('./profiles.js')).profilesRemove(globalsOf(cmd), name, deps.io)));
+
+  // --- sandbox values, review shortcuts, smoke, webhooks listen ------------------------------
+  const sandbox = group(program, 'sandbox', 'sandbox helpers: magic values, clock, PIX payment, review');
+  sandbox
+    .command('values')
+    .description('every magic value of the sandbox and its outcome (test cards, payout values, PIX, clock, review); works offline')
+    .addHelpText('after', '\nExamples:\n  $ mpay sandbox values\n  $ mpay sandbox values -o json | jq -r \'.[] | select(.area == "card") | "\\(.value) \\(.outcome) \\(.code)"\'\n')
+    .action(action(deps, async (_o: unknown, cmd: Command) => (await import('./sandbox-values.js')).sandboxValues(globalsOf(cmd), deps.io)));
+  const review = sandbox.commands.find((c) => c.name() === 'review');
+  if (review) {
+    review
+      .addOption(new Option('--approve', 'same as --decision approve').conflicts(['reject', 'decision']))
+      .addOption(new Option('--reject', 'same as --decision reject (needs --notes)').conflicts(['approve', 'decision']))
+      .addHelpText('after', 'Shortcuts:\n  $ mpay sandbox review 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --approve\n  $ mpay sandbox review 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --reject --notes "selfie is blurred"\n')
+      .hook('preAction', (cmd) => {
+        const o = cmd.opts();
+        if (o.approve) cmd.setOptionValue('decision', 'approve');
+        if (o.reject) cmd.setOptionValue('decision', 'reject');
+      });
+  }
+
+  program
+    .command('smoke')
+    .description('run an end-to-end scenario against the current target and report each step (exits non-zero on the first failure)')
+    .option('--junit <file>', 'also write a JUnit XML report to this file')
+    .option('--timeout <seconds>', 'how long a step may wait for the service (capture, payout, delivery)', '60')
+    .option('--webhook-url <url>', 'public URL that reaches the local webhook receiver (for a remote target that cannot reach this machine)')
+    .option('--webhook-port <port>', 'port of the local webhook receiver (default: any free port)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay smoke                                   # the embedded sandbox\n  $ mpay --base-url http://127.0.0.1:4010 smoke --junit smoke.xml\n  $ mpay --profile staging smoke --webhook-url https://hooks.example.dev/ --webhook-port 8787 -o json\n\nSteps: key check, api key, webhook endpoint, tokenize card, submerchant, address, document upload,\ndocument, card charge, pix charge, pix payment, payment link, recipient, clock advance, withdrawal,\nwebhook delivery. Sandbox-only steps are skipped on a production target. MPAY_PIN: the merchant\'s\ntransaction PIN, when it has one (else the withdrawal is skipped).\n',
+    )
+    .action(
+      action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
+        const { smoke } = await import('./smoke.js');
+        return smoke(globalsOf(cmd), opts, deps.io, { openTarget: deps.openTarget });
+      }),
+    );
+
+  const webhooks = group(program, 'webhooks', 'webhook endpoints and deliveries');
+  webhooks
+    .command('listen')
+    .description('receive webhooks locally: registers a temporary endpoint, prints and verifies each event, optionally forwards it; Ctrl-C removes the endpoint')
+    .option('--events <names>', 'event names, comma-separated or repeated (default: *)', (v: string, p: string[] = []) => [...p, v])
+    .option('--forward-to <url>', "forward each verified event (raw body and webhook-* headers) to your app and print its status")
+    .option('--port <port>', 'port of the local receiver (default: any free port)')
+    .option('--host <host>', 'interface of the local receiver', '127.0.0.1')
+    .option('--public-url <url>', 'register this URL instead of the local one (a tunnel in front of the receiver)')
+    .option('--print-secret', "print the endpoint's signing secret on stdout first (for scripts)")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay webhooks listen --events charge.captured,charge.failed --forward-to http://localhost:3000/webhooks\n  $ mpay webhooks listen --print-secret -o jsonl | tee events.jsonl\n\nEmbedded sandbox: run it on the same data directory as the commands that produce events;\nit also delivers due webhooks of that directory while it runs.\n',
+    )
+    .action(
+      action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
+        const { webhooksListen } = await import('./webhooks-listen.js');
+        return webhooksListen(globalsOf(cmd), opts, deps.io, { openTarget: deps.openTarget });
+      }),
+    );
 }

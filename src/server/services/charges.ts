@@ -12,7 +12,7 @@ import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
 import { buildBrCode } from '../../domain/brcode.js';
-import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
+import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, RequestContext } from '../context.js';
@@ -562,8 +562,8 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
       assertTransition('charge', c.status, 'failed');
       const at = c.pix_expires_at ?? iso(now);
       await q.run(
-        "UPDATE charges SET status = 'failed', failure_code = 'pix_expired', failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-        ['The PIX BR Code expired before it was paid', at, iso(now), id],
+        "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+        [PIX_EXPIRED.failure_code, PIX_EXPIRED.failure_reason, at, iso(now), id],
       );
       const out = await loadCharge(q, ctx.merchantId, id);
       await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });

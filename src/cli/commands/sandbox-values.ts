@@ -1,0 +1,150 @@
+/**
+ * `mpay sandbox values`: every value the sandbox treats specially and what it does. The rows
+ * are computed from the modules the service itself decides with (test cards, payout magic
+ * values, PIX limits, the clock and review request schemas), so this list cannot drift from
+ * what the service does. Needs no target: it runs offline.
+ */
+import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../domain/sandbox.js';
+import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../domain/sandbox-payouts.js';
+import { detectBrand } from '../../domain/brands.js';
+import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../domain/fees.js';
+import { clockAdvance } from '../../contract/resources/clock.js';
+import { reviewRequest } from '../../contract/resources/submerchants.js';
+import type { IO } from '../io.js';
+import { painter, printData, resolveFormat } from '../output.js';
+import type { Globals } from '../target.js';
+
+export interface SandboxValue {
+  /** what the value belongs to: card, pix, withdrawal (pix|ted|cryptocurrency|any), clock, review… */
+  area: string;
+  /** the value to send (or the condition) */
+  value: string;
+  /** the resulting status or effect */
+  outcome: string;
+  /** failure_code / failure_reason the record gets, when it fails */
+  code: string | null;
+  detail: string;
+}
+
+function cardOutcome(number: string, expired = false): Pick<SandboxValue, 'outcome' | 'code'> {
+  const d = decideCard(number, expired);
+  return d.approved ? { outcome: 'captured', code: null } : { outcome: 'failed', code: d.failure_code };
+}
+
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** Every magic value of the sandbox, in the order a developer meets them. */
+export function sandboxValueRows(): SandboxValue[] {
+  const rows: SandboxValue[] = [];
+  for (const n of APPROVED_TEST_CARDS) {
+    rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; receivables settle ${SETTLEMENT_DAYS_PER_INSTALLMENT} days per installment after capture` });
+  }
+  for (const c of TEST_CARDS) {
+    rows.push({ area: 'card', value: c.number, ...cardOutcome(c.number), detail: `${detectBrand(c.number) ?? 'card'}: ${decideFailureReason(c.number)}; a failed charge is a record (201), not an error` });
+  }
+  const sample = APPROVED_TEST_CARDS[0]!;
+  rows.push({ area: 'card', value: 'any other Luhn-valid number', ...cardOutcome(sample), detail: 'approved by the sandbox acquirer' });
+  rows.push({
+    area: 'card',
+    value: 'a token whose card expired (merchant clock)',
+    ...cardOutcome(sample, true),
+    detail: `${decideFailureReason(sample, true)}; moving the sandbox clock past the expiry month makes a saved token fail`,
+  });
+
+  rows.push({
+    area: 'pix',
+    value: 'a PIX charge',
+    outcome: 'pending',
+    code: null,
+    detail: 'until paid with `mpay sandbox pay CHARGE_ID` (POST /v1/sandbox/charges/{id}/pay): then captured, net credited to the wallet at once',
+  });
+  rows.push({
+    area: 'pix',
+    value: `payment_details.expires_in ${PIX_MIN_EXPIRES_IN_S}–${PIX_MAX_EXPIRES_IN_S} s (default ${PIX_DEFAULT_EXPIRES_IN_S})`,
+    outcome: 'failed',
+    code: PIX_EXPIRED.failure_code,
+    detail: `not paid by expires_at on the merchant clock: ${PIX_EXPIRED.failure_reason}`,
+  });
+
+  for (const v of SANDBOX_PAYOUT_VALUES) {
+    rows.push({
+      area: `withdrawal (${v.type})`,
+      value: v.field === 'amount' ? `amount ending in ${String(v.cents_ending).padStart(2, '0')} cents` : `${v.field} ${v.equals}`,
+      outcome: 'failed',
+      code: v.failure_reason,
+      detail: `fails from ${v.fails_at}. ${v.description}`,
+    });
+  }
+  rows.push({
+    area: 'withdrawal (any)',
+    value: 'any other destination and amount',
+    outcome: 'completed',
+    code: null,
+    detail: `processing ${seconds(PROCESS_AFTER_MS)} after creation, completed ${seconds(COMPLETE_AFTER_MS)} later (merchant clock)`,
+  });
+
+  const days = clockAdvance.shape.days;
+  rows.push({
+    area: 'clock',
+    value: `mpay sandbox advance --days ${days.minValue ?? 1}–${days.maxValue ?? ''}`,
+    outcome: "merchant's clock moved forward",
+    code: null,
+    detail: 'settlements, PIX expirations, payout steps and webhook retries that come due run at once; other merchants are not affected',
+  });
+
+  for (const decision of reviewRequest.shape.decision.options) {
+    const needsNotes = !reviewRequest.safeParse({ decision }).success;
+    rows.push({
+      area: 'review',
+      value: `mpay sandbox review ID --${decision}${needsNotes ? ' --notes TEXT' : ''}`,
+      outcome: decision === 'approve' ? 'approved' : 'rejected',
+      code: null,
+      detail: `an under_review submerchant (every required document in) becomes ${decision === 'approve' ? 'approved' : 'rejected'}${needsNotes ? '; notes are required' : ''}`,
+    });
+  }
+
+  rows.push({
+    area: 'anticipation',
+    value: 'POST /v1/anticipations',
+    outcome: 'approved',
+    code: null,
+    detail: `the sandbox approves at once when pending card receivables are eligible (fee ${ANTICIPATION_MONTHLY_BPS / 100} % a month, pro rata); otherwise refused with a reason`,
+  });
+  rows.push({
+    area: 'webhooks',
+    value: 'http://localhost… / private addresses',
+    outcome: 'allowed',
+    code: null,
+    detail: 'sandbox mode accepts loopback and LAN receivers (production refuses them); link-local and metadata addresses are refused everywhere',
+  });
+  return rows;
+}
+
+function decideFailureReason(number: string, expired = false): string {
+  const d = decideCard(number, expired);
+  return d.approved ? 'approved' : d.failure_reason;
+}
+
+export async function sandboxValues(g: Globals, io: IO): Promise<number> {
+  const format = resolveFormat(g, io);
+  const rows = sandboxValueRows();
+  const paint = await painter(g, io);
+  if (format !== 'table') {
+    await printData(io, rows, { format, paint });
+    return 0;
+  }
+  // a terminal: wrap the long columns to its width
+  const { default: Table } = await import('cli-table3');
+  const width = Math.max(80, process.stdout.columns ?? 140);
+  const fixed = [18, 30, 10, 20];
+  const detail = Math.max(30, width - fixed.reduce((a, b) => a + b, 0) - 6);
+  const t = new Table({
+    head: ['area', 'value', 'outcome', 'code', 'detail'].map((h) => paint.bold(h)),
+    colWidths: [...fixed, detail],
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
+  for (const r of rows) t.push([r.area, r.value, r.outcome === 'failed' ? paint.red(r.outcome) : paint.green(r.outcome), r.code ?? paint.dim('—'), r.detail]);
+  io.out(t.toString() + '\n');
+  return 0;
+}

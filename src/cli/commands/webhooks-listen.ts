@@ -1,0 +1,171 @@
+/**
+ * `mpay webhooks listen`: a local receiver with a temporary webhook endpoint on the current
+ * target (src/webhooks/listen.ts does the work). Prints each event as it arrives — a line per
+ * event on a terminal, JSONL when piped — verifies it, optionally forwards it to the
+ * developer's app, and deletes the endpoint on Ctrl-C / SIGTERM.
+ *
+ * Embedded target: events are written to the outbox by whichever mpay process changes
+ * something on the data directory. That process delivers due webhooks before it exits (within
+ * a short bound), and this process runs a DeliveryWorker on the same data directory too, so
+ * an event reaches the listener even when its producer exited before delivering it.
+ */
+import type { IO } from '../io.js';
+import { painter, resolveFormat } from '../output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
+import { CliError, EXIT, usage } from '../errors.js';
+import { EVENT_NAMES } from '../../contract/events.js';
+import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhooks/listen.js';
+
+export interface ListenOptions {
+  events?: string[];
+  forwardTo?: string;
+  port?: string;
+  host?: string;
+  publicUrl?: string;
+  printSecret?: boolean;
+}
+
+export interface ListenDeps {
+  openTarget?: (g: Globals, io: IO) => Promise<Target>;
+  /** where stop signals come from (tests pass an EventEmitter) */
+  signals?: NodeJS.EventEmitter;
+}
+
+function parseEvents(raw: string[] | undefined): string[] {
+  const names = (raw ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  if (!names.length) return ['*'];
+  const known = new Set<string>(EVENT_NAMES);
+  const unknown = names.filter((n) => n !== '*' && !known.has(n));
+  if (unknown.length) throw usage(`--events: unknown event ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EVENT_NAMES.join(', ')} or *`);
+  if (names.includes('*') && names.length > 1) throw usage("--events: '*' cannot be combined with event names");
+  return [...new Set(names)];
+}
+
+function checkUrl(flag: string, v: string | undefined): void {
+  if (v === undefined) return;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    throw usage(`${flag} must be an http(s) URL, got '${v}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`${flag} must be an http(s) URL, got '${v}'`);
+}
+
+const hhmmss = (iso: string) => {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+};
+
+export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps: ListenDeps = {}): Promise<number> {
+  const events = parseEvents(o.events);
+  checkUrl('--forward-to', o.forwardTo);
+  checkUrl('--public-url', o.publicUrl);
+  if (o.port !== undefined && (!/^\d+$/.test(o.port) || Number(o.port) > 65535)) throw usage(`--port must be a number from 0 to 65535, got '${o.port}'`);
+  const format = resolveFormat(g, io);
+  const lines = format === 'table' ? 'table' : 'jsonl';
+  const paint = await painter(g, io);
+
+  // Stop signals are caught before anything is printed: whoever reads our first line may stop
+  // us at once, and the endpoint must still be removed.
+  const signals = deps.signals ?? process;
+  let stopRequested: string | null = null;
+  let onStop: (() => void) | null = null;
+  const onSignal = (sig: string) => () => {
+    stopRequested ??= sig;
+    onStop?.();
+  };
+  const onInt = onSignal('SIGINT');
+  const onTerm = onSignal('SIGTERM');
+  signals.on('SIGINT', onInt);
+  signals.on('SIGTERM', onTerm);
+  const unhook = () => {
+    signals.off('SIGINT', onInt);
+    signals.off('SIGTERM', onTerm);
+  };
+
+  let target: Target | undefined;
+  let worker: { stop(): Promise<void> } | undefined;
+  try {
+    target = await (deps.openTarget ?? realOpenTarget)(g, io);
+    const client = target.client;
+    const { startListener } = await import('../../webhooks/listen.js');
+    let listener;
+    try {
+      listener = await startListener({
+        call: async (method, path, body) => (await client.raw(method, path, { body })).body as never,
+        events,
+        host: o.host,
+        port: o.port === undefined ? 0 : Number(o.port),
+        publicUrl: o.publicUrl,
+        forwardTo: o.forwardTo,
+      });
+    } catch (e) {
+      if ((e as Error).name === 'ConnectionError' || (e as NodeJS.ErrnoException).code) throw e;
+      throw new CliError((e as Error).message, EXIT.refused);
+    }
+    const l = listener;
+    if (target.runtime) {
+      const { DeliveryWorker } = await import('../../webhooks/worker.js');
+      const w = new DeliveryWorker(target.runtime.deps, { pollMs: 250 });
+      w.start();
+      worker = w;
+    }
+    onStop = () => void l.close().catch(() => undefined);
+    if (stopRequested) onStop();
+
+    if (o.printSecret) io.out(l.secret + '\n');
+    if (!g.quiet) {
+      io.err(
+        `Listening on ${l.url} for ${l.events.join(', ')}; endpoint ${l.endpointId}${l.registeredUrl !== l.url ? ` at ${l.registeredUrl}` : ''} on ${target.kind === 'embedded' ? `the embedded sandbox (${target.dataDir})` : target.baseUrl}` +
+          `${o.forwardTo ? `; forwarding to ${o.forwardTo}` : ''}. Ctrl-C stops and removes the endpoint.\n`,
+      );
+    }
+
+    // With forwarding, an event's line waits for the app's answer so it can show it.
+    const waiting = new Map<string, ReceivedEvent>();
+    const print = (r: ReceivedEvent, f?: ForwardedEvent) => {
+      const id = r.event?.id ?? r.webhookId ?? null;
+      if (lines === 'jsonl') {
+        const rec: Record<string, unknown> = { received_at: r.receivedAt, id, type: r.event?.type ?? null, verified: r.verified };
+        if (r.error) rec.error = r.error;
+        if (f) {
+          rec.forward_status = f.status;
+          rec.forward_ms = f.durationMs;
+          if (f.error) rec.forward_error = f.error;
+        }
+        rec.event = r.event;
+        io.out(JSON.stringify(rec) + '\n');
+        return;
+      }
+      const mark = r.verified ? paint.green('✓ verified') : paint.red(`✗ ${r.error ?? 'not verified'}`);
+      const fwd = f ? `  → ${f.status === null ? paint.red(f.error ?? 'unreachable') : f.status < 300 ? paint.green(String(f.status)) : paint.red(String(f.status))} ${paint.dim(`${f.durationMs} ms`)}` : '';
+      io.out(`${paint.dim(hhmmss(r.receivedAt))}  ${(r.event?.type ?? '?').padEnd(24)} ${id ?? '?'}  ${mark}${fwd}\n`);
+    };
+    for await (const ev of l as AsyncIterable<ListenEvent>) {
+      if (ev.type === 'received') {
+        if (o.forwardTo && ev.verified) waiting.set(ev.event?.id ?? ev.webhookId ?? '', ev);
+        else print(ev);
+      } else if (ev.type === 'forwarded') {
+        const r = waiting.get(ev.eventId ?? '');
+        waiting.delete(ev.eventId ?? '');
+        if (r) print(r, ev);
+      } else if (!g.quiet) {
+        io.err(`warning: ${ev.error.message}\n`);
+      }
+    }
+    for (const r of waiting.values()) print(r);
+    try {
+      await l.close();
+    } catch (e) {
+      throw new CliError((e as Error).message, EXIT.refused);
+    }
+    if (!g.quiet) io.err(`${stopRequested ?? 'stopped'}: endpoint ${l.endpointId} removed\n`);
+    return EXIT.ok;
+  } finally {
+    unhook();
+    await worker?.stop();
+    await target?.close();
+  }
+}

@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { bufferIO } from '../../src/cli/io.js';
+import type { Target } from '../../src/cli/target.js';
+import { sandboxValueRows } from '../../src/cli/commands/sandbox-values.js';
+import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
+import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandbox-payouts.js';
+import { MpayClient } from '../../src/sdk/client.js';
+import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
+import { testEnv, type TestEnv } from '../helpers/server.js';
+import { cardCharge } from '../helpers/money.js';
+import { addressBody, docBody, ok, pfBody } from '../helpers/onboarding.js';
+import { cliHome } from '../helpers/cli.js';
+
+let env: TestEnv;
+beforeAll(async () => {
+  env = await testEnv();
+});
+afterAll(async () => env.close());
+
+const target = async (): Promise<Target> => ({
+  kind: 'embedded',
+  profileName: 'test',
+  client: new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key }),
+  close: async () => undefined,
+});
+
+async function cli(args: string[]) {
+  const io = bufferIO({ env: { NO_COLOR: '1' } });
+  const code = await main(args, io, target);
+  return { code, stdout: io.stdout, stderr: io.stderr };
+}
+
+describe('mpay sandbox values', () => {
+  const rows = sandboxValueRows();
+
+  it('lists every test card and payout magic value of the data modules', () => {
+    for (const c of TEST_CARDS) expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: c.number, outcome: 'failed', code: c.failure_code }));
+    for (const n of APPROVED_TEST_CARDS) expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: n, outcome: 'captured', code: null }));
+    for (const v of SANDBOX_PAYOUT_VALUES) {
+      const row = rows.find((r) => r.area === `withdrawal (${v.type})` && r.code === v.failure_reason);
+      expect(row, v.failure_reason).toBeDefined();
+      if (v.equals) expect(row!.value).toContain(v.equals);
+      else expect(row!.value).toContain(String(v.cents_ending));
+    }
+    expect(rows.map((r) => r.area)).toEqual(expect.arrayContaining(['pix', 'clock', 'review', 'anticipation', 'webhooks']));
+    expect(rows.find((r) => r.area === 'pix' && r.outcome === 'failed')?.code).toBe('pix_expired');
+    expect(rows.find((r) => r.area === 'clock')?.value).toMatch(/--days 1–3650/);
+    // the review rows say notes are required to reject (taken from the request schema)
+    expect(rows.find((r) => r.area === 'review' && r.outcome === 'rejected')?.value).toContain('--notes');
+    expect(rows.find((r) => r.area === 'review' && r.outcome === 'approved')?.value).not.toContain('--notes');
+  });
+
+  it('each listed card number does on the service what the list says', async () => {
+    for (const r of rows.filter((x) => x.area === 'card' && /^\d+$/.test(x.value))) {
+      const res = await cardCharge(env, 1000, 1, {}, r.value);
+      expect(res.status, r.value).toBe(201);
+      expect(res.body.data.status, r.value).toBe(r.outcome);
+      expect(res.body.data.failure_code ?? null, r.value).toBe(r.code);
+    }
+  });
+
+  it('prints JSON when piped and a table on request, without opening any target', () => {
+    const home = cliHome();
+    try {
+      const j = home.run(['sandbox', 'values']);
+      expect(j.code, j.stderr).toBe(0);
+      expect(j.stderr).toBe('');
+      expect(j.json()).toEqual(rows);
+      const t = home.run(['sandbox', 'values', '-o', 'table']);
+      expect(t.code).toBe(0);
+      expect(t.stdout).toContain('4000000000000002');
+      expect(t.stdout).toContain('insufficient_funds');
+      expect(t.stdout).toContain('┌');
+      // offline: no data directory, no profile
+      expect(existsSync(home.env.MPAY_DATA_DIR!)).toBe(false);
+      expect(existsSync(home.env.MPAY_CONFIG_DIR!)).toBe(false);
+      const h = home.run(['sandbox', 'values', '--help']);
+      expect(h.stdout).toContain('Examples:');
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+describe('mpay sandbox review --approve | --reject', () => {
+  /** A pf submerchant with everything required: under_review. */
+  async function underReview(): Promise<string> {
+    const sub = await ok(env, 'POST', '/v1/submerchants', pfBody());
+    await ok(env, 'POST', `/v1/submerchants/${sub.id}/addresses`, addressBody());
+    for (const t of ['front_id', 'back_id', 'selfie_with_id', 'proof_of_residence']) await ok(env, 'POST', `/v1/submerchants/${sub.id}/documents`, docBody(t));
+    expect((await ok(env, 'GET', `/v1/submerchants/${sub.id}`)).status).toBe('under_review');
+    return sub.id;
+  }
+
+  it('--approve is --decision approve', async () => {
+    const id = await underReview();
+    const r = await cli(['sandbox', 'review', id, '--approve', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, status: 'approved' });
+  });
+
+  it('--reject needs --notes, like --decision reject', async () => {
+    const id = await underReview();
+    const bare = await cli(['sandbox', 'review', id, '--reject']);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain('notes');
+    const r = await cli(['sandbox', 'review', id, '--reject', '--notes', 'selfie is blurred', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ id, status: 'rejected', review_notes: 'selfie is blurred' });
+  });
+
+  it('conflicting choices are usage errors and change nothing', async () => {
+    const id = await underReview();
+    for (const args of [['--approve', '--reject'], ['--approve', '--decision', 'reject'], ['--reject', '--decision', 'approve', '--notes', 'x']]) {
+      const r = await cli(['sandbox', 'review', id, ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/cannot be used with/);
+    }
+    expect((await ok(env, 'GET', `/v1/submerchants/${id}`)).status).toBe('under_review');
+    const help = await cli(['sandbox', 'review', '--help']);
+    expect(help.stdout).toContain('--approve');
+    expect(help.stdout).toContain(`--approve\n`);
+  });
+});
