@@ -10,7 +10,7 @@ import type { Target } from '../../src/cli/target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli/onboard/answers.js';
 import { addressFields, parsePercent, parseReais, submerchantFields } from '../../src/cli/onboard/fields.js';
 import { runOnboarding } from '../../src/cli/onboard/flow.js';
-import { checkLocalFile } from '../../src/cli/onboard/local-file.js';
+import { checkLocalFile, progressBar } from '../../src/cli/onboard/local-file.js';
 import { inputConfig, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
 import { submerchantsOnboard } from '../../src/cli/commands/onboard.js';
 import { MpayClient } from '../../src/sdk/client.js';
@@ -130,6 +130,36 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
     expect(checkLocalFile(join(dir, 'png-named.pdf'))).toBe('png-named.pdf: the content is PNG but its name says .pdf');
     expect(checkLocalFile(join(dir, 'empty.png'))).toMatch(/is empty/);
     expect(checkLocalFile(dir)).toMatch(/is not a file/);
+  });
+});
+
+describe('the upload progress bar', () => {
+  it('redraws in place on a terminal and ends with one line', () => {
+    const io = bufferIO({ tty: true });
+    const bar = progressBar(io, 'contrato.pdf', plain);
+    bar.update(0, 2 * 1024 * 1024);
+    bar.update(1024 * 1024, 2 * 1024 * 1024);
+    bar.update(1024 * 1024, 2 * 1024 * 1024); // same percentage: not redrawn
+    bar.update(2 * 1024 * 1024, 2 * 1024 * 1024);
+    bar.done('uploaded contrato.pdf (2.0 MiB, application/pdf)');
+    const frames = io.stderr.split('\r').filter(Boolean);
+    expect(frames).toHaveLength(4);
+    expect(frames[1]).toContain(`[${'█'.repeat(12)}${'░'.repeat(12)}]  50% 1.0 MiB/2.0 MiB`);
+    expect(frames[3]).toMatch(/^  ✓ uploaded contrato\.pdf \(2\.0 MiB, application\/pdf\)/);
+    expect(io.stdout).toBe('');
+  });
+
+  it('prints only the final line when stderr is not a terminal, and nothing with --quiet', () => {
+    const io = bufferIO({ tty: false });
+    const bar = progressBar(io, 'a.pdf', plain);
+    bar.update(10, 100);
+    bar.done('uploaded a.pdf');
+    expect(io.stderr).toBe('  ✓ uploaded a.pdf\n');
+    const quiet = bufferIO({ tty: true });
+    const q = progressBar(quiet, 'a.pdf', plain, true);
+    q.update(10, 100);
+    q.done('uploaded a.pdf');
+    expect(quiet.stderr).toBe('');
   });
 });
 
@@ -428,6 +458,29 @@ describe('the command', () => {
     expect(io2.stderr).toContain('already exists');
     expect(io2.stdout).toBe('');
     expect(loadAnswers(stopped).get(['submerchant', 'tax_id'])).toBe(taken.tax_id);
+  });
+
+  it('Ctrl-C in a prompt stops with exit 2 and says how to continue', async () => {
+    const inner = scripted(pfScript());
+    let asked = 0;
+    const interrupting: Prompter = {
+      interactive: true,
+      async ask(q) {
+        if (q.path[0] === 'address') {
+          const e = new Error('User force closed the prompt with SIGINT');
+          e.name = 'ExitPromptError';
+          throw e;
+        }
+        asked++;
+        return inner.ask(q);
+      },
+    };
+    const io = bufferIO({ tty: true });
+    const code = await submerchantsOnboard({}, {}, { io, openTarget: target }, { prompter: interrupting });
+    expect(code).toBe(2);
+    expect(asked).toBeGreaterThan(4);
+    expect(io.stderr).toMatch(/cancelled\nThe submerchant \S+ keeps what was sent; continue with `mpay submerchants onboard --id \S+`/);
+    expect(io.stdout).toBe('');
   });
 
   it('--id must be a UUID; an unknown one is a 404 (exit 4)', async () => {
