@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { MpayClient } from '../../sdk/client.js';
-import type { RequirementsResult, Submerchant } from '../../contract/resources/submerchants.js';
+import type { LegalRepresentative, RequirementsResult, Submerchant } from '../../contract/resources/submerchants.js';
 import { DOCUMENT_LABELS, DOCUMENT_TYPES, type DocumentType, type EntityType } from '../../domain/onboarding.js';
 import { describeError } from '../errors.js';
 import type { IO } from '../io.js';
@@ -102,7 +102,8 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   // ---------------------------------------------------------------------------------------
   // the checklist
   const names = new Map<string, string>();
-  const refreshPartners = async () => {
+  let partners: LegalRepresentative[] = [];
+  const refreshPartners = async (): Promise<LegalRepresentative[]> => {
     if (entity !== 'pj') return [];
     const r = await client.call('submerchants.partners.list', { params: { id }, query: { per_page: 100 } as never });
     for (const p of r.data) names.set(p.id, p.name);
@@ -133,7 +134,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
     return r;
   };
 
-  let partners = await refreshPartners();
+  partners = await refreshPartners();
   let req = await checklist();
 
   // ---------------------------------------------------------------------------------------
