@@ -61,7 +61,7 @@ _mpay_words() {
     "wallets list") words="--all --base-url --color --data-dir --help --idempotency-key --json --output --owner-id --owner-type --page --per-page --profile --quiet --verbose --version --yes" ;;
     "wallets entries") words="--all --base-url --color --data-dir --direction --end-date --help --idempotency-key --json --output --page --per-page --profile --quiet --reference-type --start-date --verbose --version --yes" ;;
     "wallets statement") words="--base-url --color --data-dir --end-date --help --idempotency-key --json --output --profile --quiet --start-date --verbose --version --yes" ;;
-    "submerchants") words="addresses create docs get list partners requirements upload --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants") words="addresses create docs get list onboard partners requirements upload --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants create") words="--average-ticket --base-url --birth-date --business-type --cnaes --color --data-dir --description --email --entity-type --help --idempotency-key --input --json --legal-name --mcc --monthly-revenue --mother-name --output --phone --product-categories --profile --quiet --soft-descriptor --tax-id --trade-name --verbose --version --website --yes" ;;
     "submerchants get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants list") words="--all --base-url --color --data-dir --entity-type --help --idempotency-key --json --output --page --per-page --profile --quiet --status --tax-id --verbose --version --yes" ;;
@@ -76,6 +76,7 @@ _mpay_words() {
     "submerchants docs list") words="--all --base-url --color --data-dir --help --idempotency-key --json --legal-representative-id --output --page --per-page --profile --quiet --status --type --verbose --version --yes" ;;
     "submerchants upload") words="--base-url --color --data-dir --file --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants onboard") words="--base-url --color --data-dir --from-file --help --id --idempotency-key --json --output --profile --quiet --save-answers --verbose --version --yes" ;;
     "files") words="download --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "files download") words="--base-url --color --data-dir --help --idempotency-key --json --out --output --profile --quiet --verbose --version --yes" ;;
     "webhooks") words="create delete get list listen logs retry update --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;

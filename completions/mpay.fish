@@ -11,7 +11,7 @@ function __mpay_path
   end
   string join " " $path
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'smoke'
 complete -c mpay -f
 complete -c mpay -n 'test "(__mpay_path)" = ""' -a 'admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks withdrawals'
 complete -c mpay -n 'test "(__mpay_path)" = ""' -l base-url
@@ -744,7 +744,7 @@ complete -c mpay -n 'test "(__mpay_path)" = "wallets statement"' -l start-date
 complete -c mpay -n 'test "(__mpay_path)" = "wallets statement"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "wallets statement"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "wallets statement"' -l yes
-complete -c mpay -n 'test "(__mpay_path)" = "submerchants"' -a 'addresses create docs get list partners requirements upload'
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants"' -a 'addresses create docs get list onboard partners requirements upload'
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants"' -l color
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants"' -l data-dir
@@ -999,6 +999,21 @@ complete -c mpay -n 'test "(__mpay_path)" = "submerchants requirements"' -l quie
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants requirements"' -l verbose
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants requirements"' -l version
 complete -c mpay -n 'test "(__mpay_path)" = "submerchants requirements"' -l yes
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l base-url
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l color
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l data-dir
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l from-file
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l help
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l id
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l idempotency-key
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l json
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l output
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l profile
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l quiet
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l save-answers
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l verbose
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l version
+complete -c mpay -n 'test "(__mpay_path)" = "submerchants onboard"' -l yes
 complete -c mpay -n 'test "(__mpay_path)" = "files"' -a 'download'
 complete -c mpay -n 'test "(__mpay_path)" = "files"' -l base-url
 complete -c mpay -n 'test "(__mpay_path)" = "files"' -l color

@@ -25,7 +25,8 @@ export function isPartnerDocument(type: string): boolean {
   return type.startsWith('partner_');
 }
 
-const LABELS: Record<DocumentType, string> = {
+/** What each document type is, in words a person recognises (used in messages and prompts). */
+export const DOCUMENT_LABELS: Record<DocumentType, string> = {
   social_contract: 'articles of association (contrato social)',
   contract_amendment: 'contract amendment (alteração contratual)',
   cnpj_card: 'CNPJ card (cartão CNPJ)',
@@ -112,7 +113,7 @@ export function computeRequirements(i: RequirementInput): Requirements {
     let why = 'is missing';
     if (current.some((d) => d.status === 'rejected')) why = 'was rejected; send a new one';
     else if (current.length) why = 'has expired; send a current one';
-    missing.push({ kind: 'document', type, ...ref, message: `document ${type} (${LABELS[type]})${who} ${why}` });
+    missing.push({ kind: 'document', type, ...ref, message: `document ${type} (${DOCUMENT_LABELS[type]})${who} ${why}` });
   };
 
   for (const t of REQUIRED_DOCUMENTS[i.entityType]) check(t);

@@ -43,3 +43,24 @@ export function taxIdKind(value: string): 'cpf' | 'cnpj' | null {
   if (isValidCnpj(value)) return 'cnpj';
   return null;
 }
+
+/**
+ * Why `value` (already normalised: bare, upper-case) is not the tax id an entity type needs,
+ * or null when it is: a CPF for pf, a CNPJ for pj, with real check digits. When the value is a
+ * valid id of the other kind the message says that entity_type is the problem. The server
+ * answers with these messages and the CLI's onboarding shows them as the user types.
+ */
+export function taxIdProblem(value: string, entity: 'pf' | 'pj'): string | null {
+  if (entity === 'pf') {
+    if (isValidCpf(value)) return null;
+    if (isValidCnpj(value)) return 'is a CNPJ, but entity_type is pf (an individual), which needs a CPF; use entity_type pj for a company';
+    if (!/^\d{11}$/.test(value)) return 'must be a CPF of 11 digits for entity_type pf';
+    if (/^(\d)\1{10}$/.test(value)) return 'is not a valid CPF (all digits are the same)';
+    return 'is not a valid CPF (the check digits do not match)';
+  }
+  if (isValidCnpj(value)) return null;
+  if (isValidCpf(value)) return 'is a CPF, but entity_type is pj (a company), which needs a CNPJ; use entity_type pf for an individual';
+  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) return 'must be a CNPJ of 14 characters for entity_type pj (12 digits or capital letters, then 2 check digits)';
+  if (/^(.)\1{13}$/.test(value)) return 'is not a valid CNPJ (all characters are the same)';
+  return 'is not a valid CNPJ (the check digits do not match)';
+}

@@ -36,8 +36,8 @@ export type AuthMode = 'secret' | 'public' | 'none';
 export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined | null>;
   body?: unknown;
-  /** raw bytes with their content type (multipart uploads) */
-  rawBody?: { bytes: Uint8Array; contentType: string };
+  /** raw bytes with their content type (multipart uploads); onProgress reports the bytes sent */
+  rawBody?: RawBody;
   headers?: Record<string, string>;
   idempotencyKey?: string;
   auth?: AuthMode;
@@ -47,9 +47,16 @@ export interface CallOptions<I extends OperationId> {
   params?: Record<string, string>;
   query?: QueryOf<Operation<I>>;
   body?: BodyOf<Operation<I>>;
-  rawBody?: { bytes: Uint8Array; contentType: string };
+  rawBody?: RawBody;
   idempotencyKey?: string;
   headers?: Record<string, string>;
+}
+
+export interface RawBody {
+  bytes: Uint8Array;
+  contentType: string;
+  /** called as the body is sent: bytes taken so far and the total (for a progress bar) */
+  onProgress?: (sent: number, total: number) => void;
 }
 
 export interface Result<T> {
@@ -111,13 +118,15 @@ export class MpayClient {
     if (opts.rawBody) {
       body = opts.rawBody.bytes;
       headers['content-type'] = opts.rawBody.contentType;
+      // sent as a stream when progress is wanted: the length is declared all the same
+      if (opts.rawBody.onProgress) headers['content-length'] = String(opts.rawBody.bytes.byteLength);
     } else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
     const fullPath = path + toQueryString(opts.query);
     const started = performance.now();
-    const res = await this.o.transport.send({ method, path: fullPath, headers, body });
+    const res = await this.o.transport.send({ method, path: fullPath, headers, body, onBodyProgress: opts.rawBody?.onProgress });
     const text = Buffer.from(res.body).toString('utf8');
     let parsed: unknown = text;
     if ((res.headers['content-type'] ?? '').includes('json')) {

@@ -1,4 +1,4 @@
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { progressChunks, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
 
@@ -15,12 +15,25 @@ export class EmbeddedTransport implements Transport {
   ) {}
 
   async send(req: TransportRequest): Promise<TransportResponse> {
+    let body: BodyInit | undefined = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body);
+    if (req.onBodyProgress && req.body instanceof Uint8Array) {
+      // a pull stream: each chunk is reported when the handler reads it
+      const it = progressChunks(req.body, req.onBodyProgress);
+      body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const next = await it.next();
+          if (next.done) controller.close();
+          else controller.enqueue(new Uint8Array(next.value));
+        },
+      });
+    }
     const res = await this.handler(
       new Request(this.origin + req.path, {
         method: req.method,
         headers: req.headers,
-        body: req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body),
-      }),
+        body,
+        ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+      } as RequestInit),
     );
     const headers: Record<string, string> = {};
     res.headers.forEach((v, k) => (headers[k] = v));

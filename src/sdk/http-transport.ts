@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import { ConnectionError } from './errors.js';
-import type { Transport, TransportRequest, TransportResponse } from './transport.js';
+import { progressChunks, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 /** HTTP(S) to a remote deployment with undici (loaded on first use). */
 export class HttpTransport implements Transport {
@@ -26,7 +27,14 @@ export class HttpTransport implements Transport {
       const res = await request(this.base + req.path, {
         method: req.method as 'GET',
         headers: req.headers,
-        body: req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body),
+        body:
+          req.body === undefined
+            ? undefined
+            : typeof req.body === 'string'
+              ? req.body
+              : req.onBodyProgress
+                ? Readable.from(progressChunks(req.body, req.onBodyProgress), { objectMode: false })
+                : Buffer.from(req.body),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
       });

@@ -4,11 +4,11 @@ import { relative, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import type { submerchantEndpoints, SubmerchantDocument } from '../../contract/resources/submerchants.js';
-import { isRealDate } from '../../domain/brazil.js';
+import { birthDateProblem } from '../../domain/brazil.js';
 import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
-import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+import { taxIdProblem } from '../../domain/taxid.js';
 import { UniqueViolation, type Queryable, type SqlValue } from '../../store/db.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
@@ -38,32 +38,20 @@ import { listPage } from '../lists.js';
 const FILE_KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|pdf)$/;
 
 /**
- * A CPF for pf, a CNPJ for pj, with real check digits. The message says which one is
- * expected and, when the value is a valid id of the other kind, that entity_type is wrong.
+ * A CPF for pf, a CNPJ for pj, with real check digits. The message (src/domain/taxid.ts, shared
+ * with the CLI's onboarding) says which one is expected and, when the value is a valid id of
+ * the other kind, that entity_type is wrong.
  */
 export function checkTaxId(field: string, value: string, entity: EntityType): void {
-  if (entity === 'pf') {
-    if (isValidCpf(value)) return;
-    if (isValidCnpj(value)) throw invalid(field, 'is a CNPJ, but entity_type is pf (an individual), which needs a CPF; use entity_type pj for a company');
-    if (!/^\d{11}$/.test(value)) throw invalid(field, 'must be a CPF of 11 digits for entity_type pf');
-    if (/^(\d)\1{10}$/.test(value)) throw invalid(field, 'is not a valid CPF (all digits are the same)');
-    throw invalid(field, 'is not a valid CPF (the check digits do not match)');
-  }
-  if (isValidCnpj(value)) return;
-  if (isValidCpf(value)) throw invalid(field, 'is a CPF, but entity_type is pj (a company), which needs a CNPJ; use entity_type pf for an individual');
-  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) {
-    throw invalid(field, 'must be a CNPJ of 14 characters for entity_type pj (12 digits or capital letters, then 2 check digits)');
-  }
-  if (/^(.)\1{13}$/.test(value)) throw invalid(field, 'is not a valid CNPJ (all characters are the same)');
-  throw invalid(field, 'is not a valid CNPJ (the check digits do not match)');
+  const problem = taxIdProblem(value, entity);
+  if (problem) throw invalid(field, problem);
 }
 
 /** A birth date that exists and is not after today on the merchant's clock. */
 function checkBirthDate(field: string, value: string | null | undefined, now: Date): void {
   if (value === null || value === undefined) return;
-  if (!isRealDate(value)) throw invalid(field, 'must be a real calendar date in the form YYYY-MM-DD');
-  if (value > now.toISOString().slice(0, 10)) throw invalid(field, 'must not be in the future');
-  if (value < '1900-01-01') throw invalid(field, 'must be on or after 1900-01-01');
+  const problem = birthDateProblem(value, now);
+  if (problem) throw invalid(field, problem);
 }
 
 function businessRule(field: string | null, message: string): ApiError {

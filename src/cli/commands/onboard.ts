@@ -1,0 +1,66 @@
+/**
+ * `mpay submerchants onboard`: the interactive onboarding for support staff (and its replay for
+ * CI). Loaded only when the command runs; @inquirer/prompts only when it really prompts.
+ */
+import { resolve } from 'node:path';
+import { EXIT, describeError, exitCodeFor, usage } from '../errors.js';
+import { canPrompt } from '../io.js';
+import type { CliDeps } from '../main.js';
+import { painter, printData, resolveFormat } from '../output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
+import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../onboard/answers.js';
+import type { Prompter } from '../onboard/prompter.js';
+
+export interface OnboardFlags {
+  id?: string;
+  fromFile?: string;
+  saveAnswers?: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps: Pick<CliDeps, 'io' | 'openTarget'>, inject: { prompter?: Prompter } = {}): Promise<number> {
+  const io = deps.io;
+  if (flags.id !== undefined && !UUID.test(flags.id)) throw usage(`--id must be a submerchant id (a UUID), got '${flags.id}'`);
+  const paint = await painter(g, io);
+  let prompter: Prompter | undefined = inject.prompter;
+  if (flags.fromFile) {
+    const file = resolve(io.cwd, flags.fromFile);
+    prompter = new ReplayPrompter(loadAnswers(file), flags.fromFile);
+  } else if (!prompter && !canPrompt(io)) {
+    throw usage(
+      '`mpay submerchants onboard` asks questions, and it cannot here (stdin and stdout must be a terminal, and MPAY_NO_PROMPT unset): ' +
+        'replay answers with --from-file FILE (record them once with --save-answers FILE)',
+    );
+  }
+  const saveTo = flags.saveAnswers ? resolve(io.cwd, flags.saveAnswers) : undefined;
+  if (!prompter) {
+    const { terminalPrompter } = await import('../onboard/prompter.js');
+    prompter = await terminalPrompter({ paint, cwd: io.cwd });
+  }
+  const recorded = new Answers();
+  const state: { id?: string } = {};
+  let target: Target | undefined;
+  try {
+    target = await (deps.openTarget ?? realOpenTarget)(g, io);
+    const { runOnboarding } = await import('../onboard/flow.js');
+    const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state });
+    await printData(io, sub, { format: resolveFormat(g, io), paint });
+    return EXIT.ok;
+  } catch (e) {
+    const cancelled = (e as Error)?.name === 'ExitPromptError' || (e as Error)?.name === 'AbortPromptError';
+    io.err((cancelled ? 'cancelled' : describeError(e)) + '\n');
+    if (state.id) io.err(`The submerchant ${state.id} keeps what was sent; continue with \`mpay submerchants onboard --id ${state.id}\`\n`);
+    return cancelled ? EXIT.usage : exitCodeFor(e);
+  } finally {
+    if (saveTo && Object.keys(recorded.doc).length) {
+      try {
+        saveAnswers(saveTo, recorded);
+        if (!g.quiet) io.err(`Answers saved to ${flags.saveAnswers} (replay them with --from-file)\n`);
+      } catch (e) {
+        io.err(`warning: could not save the answers to ${flags.saveAnswers}: ${(e as Error).message}\n`);
+      }
+    }
+    await target?.close();
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * The questions of `mpay submerchants onboard`, as data: one Field per answer, validated with
+ * the rules the server applies (the contract's zod schemas and the pure rules of src/domain),
+ * so a mistake is caught while the user is still on the field. Loaded only by the onboarding.
+ */
+import type { z } from 'zod';
+import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
+import { birthDateProblem, normalizeTaxId, UFS } from '../../domain/brazil.js';
+import type { EntityType } from '../../domain/onboarding.js';
+import { taxIdProblem } from '../../domain/taxid.js';
+
+export type FieldKind = 'text' | 'select' | 'confirm';
+
+export interface Choice {
+  value: string;
+  name: string;
+  description?: string;
+}
+
+export interface Field {
+  /** key of the answer in its section of the answers file */
+  key: string;
+  /** the request body field it fills (errors of the service name it) */
+  body: string;
+  kind: FieldKind;
+  message: string;
+  required: boolean;
+  choices?: readonly Choice[];
+  default?: string | boolean;
+  /** true, or why the value is refused, as the server would say it */
+  validate(value: string): true | string;
+  /** the body value of an accepted answer */
+  toBody(value: string): unknown;
+}
+
+/** The first message of a zod schema's verdict on a value, or true. */
+function check(schema: z.ZodType, value: unknown): true | string {
+  const r = schema.safeParse(value);
+  return r.success ? true : (r.error.issues[0]?.message ?? 'is not valid');
+}
+
+const sm = submerchantCreate.shape;
+const ad = addressCreate.shape;
+const lr = legalRepresentativeCreate.shape;
+
+/** A text field checked by a schema of the contract (the body gets the schema's output). */
+function schemaField(key: string, message: string, required: boolean, schema: z.ZodType, body = key): Field {
+  return {
+    key,
+    body,
+    kind: 'text',
+    message,
+    required,
+    validate: (v) => {
+      const ok = check(schema, v);
+      return ok === true ? true : `${body} ${ok}`;
+    },
+    toBody: (v) => {
+      const r = schema.safeParse(v);
+      return r.success ? r.data : v;
+    },
+  };
+}
+
+function taxIdField(key: string, message: string, entity: EntityType): Field {
+  return {
+    key,
+    body: key,
+    kind: 'text',
+    message,
+    required: true,
+    validate: (v) => {
+      const problem = taxIdProblem(normalizeTaxId(v), entity);
+      return problem ? `${key} ${problem}` : true;
+    },
+    toBody: normalizeTaxId,
+  };
+}
+
+function birthDateField(): Field {
+  return {
+    key: 'birth_date',
+    body: 'birth_date',
+    kind: 'text',
+    message: 'Birth date (YYYY-MM-DD)',
+    required: false,
+    validate: (v) => {
+      const problem = birthDateProblem(v.trim(), new Date());
+      return problem ? `birth_date ${problem}` : true;
+    },
+    toBody: (v) => v.trim(),
+  };
+}
+
+/**
+ * Reais as people type them: "1.234,56", "1234,5", "1234.56", "R$ 150" → integer cents, or
+ * null. A dot followed by exactly three digits is a thousands separator ("1.234" = R$ 1.234,00).
+ */
+export function parseReais(value: string): number | null {
+  const s = value.trim().replace(/^R\$\s*/i, '');
+  let int: string;
+  let frac = '';
+  let m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s);
+  if (m) {
+    int = m[1]!.replace(/\./g, '');
+    frac = m[2] ?? '';
+  } else if ((m = /^(\d+)\.(\d{1,2})$/.exec(s))) {
+    int = m[1]!;
+    frac = m[2]!;
+  } else {
+    return null;
+  }
+  const cents = Number(int) * 100 + Number(frac.padEnd(2, '0'));
+  return Number.isSafeInteger(cents) ? cents : null;
+}
+
+function moneyField(key: 'average_ticket' | 'monthly_revenue', message: string): Field {
+  return {
+    key,
+    body: key,
+    kind: 'text',
+    message: `${message} in R$ (e.g. 1.500,00)`,
+    required: false,
+    validate: (v) => {
+      const cents = parseReais(v);
+      if (cents === null) return `${key} must be an amount in reais, e.g. 1.500,00 or 1500.00`;
+      const ok = check(sm[key], cents);
+      return ok === true ? true : `${key} ${ok}`;
+    },
+    toBody: (v) => parseReais(v),
+  };
+}
+
+/** "60", "33,33", "12.5" → a number, or null. */
+export function parsePercent(value: string): number | null {
+  const s = value.trim().replace(/\s*%$/, '').replace(',', '.');
+  return /^\d{1,3}(\.\d+)?$/.test(s) ? Number(s) : null;
+}
+
+function percentField(): Field {
+  return {
+    key: 'participation_percentage',
+    body: 'participation_percentage',
+    kind: 'text',
+    message: 'Participation in the company, % (0 to 100)',
+    required: false,
+    validate: (v) => {
+      const n = parsePercent(v);
+      if (n === null) return 'participation_percentage must be a number from 0 to 100, e.g. 60 or 33,33';
+      const ok = check(lr.participation_percentage, n);
+      return ok === true ? true : `participation_percentage ${ok}`;
+    },
+    toBody: (v) => parsePercent(v),
+  };
+}
+
+function cnaeField(): Field {
+  return {
+    key: 'cnae',
+    body: 'cnaes',
+    kind: 'text',
+    message: 'Primary CNAE code (e.g. 4721-1/02)',
+    required: false,
+    validate: (v) => {
+      const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
+      return r.success ? true : `cnae ${r.error.issues[0]?.message ?? 'is not valid'}`;
+    },
+    toBody: (v) => {
+      const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
+      return r.success ? r.data : v;
+    },
+  };
+}
+
+export const ENTITY_CHOICES: readonly Choice[] = [
+  { value: 'pf', name: 'pf — an individual (pessoa física, CPF)' },
+  { value: 'pj', name: 'pj — a company (pessoa jurídica, CNPJ)' },
+];
+
+function choiceField(key: string, message: string, choices: readonly Choice[], dflt?: string): Field {
+  const values = choices.map((c) => c.value);
+  return {
+    key,
+    body: key,
+    kind: 'select',
+    message,
+    required: dflt === undefined,
+    choices,
+    default: dflt,
+    validate: (v) => (values.includes(v) ? true : `${key} must be one of: ${values.join(', ')}`),
+    toBody: (v) => v,
+  };
+}
+
+function confirmField(key: string, message: string, dflt: boolean): Field {
+  return {
+    key,
+    body: key,
+    kind: 'confirm',
+    message,
+    required: false,
+    default: dflt,
+    validate: (v) => (/^(true|false|yes|no)$/i.test(v) ? true : `${key} must be true or false`),
+    toBody: (v) => /^(true|yes)$/i.test(v),
+  };
+}
+
+export const entityTypeField = (): Field => choiceField('entity_type', 'Entity type', ENTITY_CHOICES);
+
+/** The submerchant's own fields for an entity type, in the order they are asked. */
+export function submerchantFields(entity: EntityType): Field[] {
+  const pf = entity === 'pf';
+  return [
+    schemaField('trade_name', 'Trade name (nome fantasia)', true, sm.trade_name),
+    schemaField('legal_name', pf ? 'Full name (as on the CPF)' : 'Legal name (razão social)', true, sm.legal_name),
+    taxIdField('tax_id', pf ? 'CPF' : 'CNPJ (14 digits, or the alphanumeric form)', entity),
+    schemaField('email', 'E-mail', true, sm.email),
+    schemaField('phone', 'Phone with area code (e.g. +55 11 98765-4321)', false, sm.phone),
+    ...(pf ? [birthDateField(), schemaField('mother_name', "Mother's name", false, sm.mother_name)] : [cnaeField()]),
+    schemaField('mcc', 'MCC, merchant category code (4 digits, e.g. 5462)', false, sm.mcc),
+    schemaField('soft_descriptor', 'Text on the card statement (soft descriptor, up to 22 characters)', false, sm.soft_descriptor),
+    moneyField('average_ticket', 'Average ticket'),
+    moneyField('monthly_revenue', 'Monthly revenue'),
+  ];
+}
+
+/** The address, CEP first (as Brazilians give it). */
+export function addressFields(): Field[] {
+  return [
+    schemaField('zip_code', 'CEP (e.g. 01310-100)', true, ad.zip_code),
+    schemaField('street', 'Street', true, ad.street),
+    schemaField('number', 'Number', true, ad.number),
+    schemaField('complement', 'Complement (e.g. sala 12)', false, ad.complement),
+    schemaField('neighborhood', 'Neighborhood (bairro)', true, ad.neighborhood),
+    schemaField('city', 'City', true, ad.city),
+    { ...schemaField('state', `State (UF: ${UFS.slice(0, 4).join(', ')}…)`, true, ad.state), toBody: (v: string) => v.trim().toUpperCase() },
+  ];
+}
+
+export const partnerEntityField = (): Field => ({
+  ...choiceField(
+    'entity_type',
+    'Partner type',
+    [
+      { value: 'pf', name: 'pf — a person (CPF)' },
+      { value: 'pj', name: 'pj — a company (CNPJ)' },
+    ],
+    'pf',
+  ),
+});
+
+const ROLE_CHOICES: readonly Choice[] = PARTNER_ROLES.map((r) => ({ value: r, name: r.replace(/_/g, ' ') }));
+
+/** A partner's fields after its entity type. */
+export function partnerFields(entity: EntityType): Field[] {
+  const pf = entity === 'pf';
+  return [
+    schemaField('name', pf ? "Partner's full name" : 'Name of the person responsible for the company', true, lr.name),
+    taxIdField('document', pf ? "Partner's CPF" : "Partner company's CNPJ", entity),
+    ...(pf
+      ? [birthDateField(), schemaField('mother_name', "Mother's name", false, lr.mother_name)]
+      : [schemaField('legal_name', "Partner company's legal name (razão social)", true, lr.legal_name)]),
+    schemaField('email', 'E-mail', false, lr.email),
+    schemaField('phone', 'Phone with area code', false, lr.phone),
+    choiceField('role', 'Role', ROLE_CHOICES, 'legal_representative'),
+    percentField(),
+    confirmField('is_admin', 'Is this partner an administrator of the account?', false),
+  ];
+}
+
+/** Every key a section of the answers file may hold (both entity types). */
+export const SECTION_KEYS = {
+  submerchant: new Set([...submerchantFields('pf'), ...submerchantFields('pj')].map((f) => f.key)),
+  address: new Set(addressFields().map((f) => f.key)),
+  partner: new Set(['entity_type', 'documents', ...partnerFields('pf').map((f) => f.key), ...partnerFields('pj').map((f) => f.key)]),
+};
+
+/** The request body of answered fields (skipped ones are left out). */
+export function bodyOf(fields: readonly Field[], answers: Record<string, string | undefined>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = answers[f.key];
+    if (v !== undefined) body[f.body] = f.toBody(v);
+  }
+  return body;
+}
+
+/** The fields an error of the service is about (its details name body fields, e.g. cnaes[0].code). */
+export function fieldsNamedBy(fields: readonly Field[], detailFields: readonly string[]): Field[] {
+  return fields.filter((f) => detailFields.some((d) => d === f.body || d.startsWith(`${f.body}.`) || d.startsWith(`${f.body}[`)));
+}
