@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
 import { UniqueViolation } from './db.js';
@@ -22,10 +22,17 @@ function translate(e: unknown): never {
 }
 
 /**
- * SQLite on a file: WAL, synchronous=FULL, a busy timeout so several processes can share the
- * file, BEGIN IMMEDIATE for every write transaction. One connection per process; an async
- * mutex keeps one transaction at a time on it, and plain reads wait for a transaction in
- * progress so they never see its uncommitted rows.
+ * SQLite on a file: WAL, a busy timeout so several processes can share the file, BEGIN
+ * IMMEDIATE for every write transaction. One connection per process; an async mutex keeps one
+ * transaction at a time on it, and plain reads wait for a transaction in progress so they
+ * never see its uncommitted rows.
+ *
+ * Durability is a group commit: SQLite commits with synchronous=NORMAL (the WAL frames are
+ * written, not fsync'd), and `tx()` / a writing `run()` resolves only after an fsync of the
+ * WAL file that started after its COMMIT. The fsync runs on the libuv thread pool, so the
+ * event loop keeps serving while the disk syncs, and every commit made meanwhile shares the
+ * next fsync. What a caller is told is done is on disk, as with synchronous=FULL; a reader
+ * may see a commit whose fsync is still in flight (its writer has not been answered yet).
  */
 export class SqliteDb implements Db {
   readonly dialect = dialect;
@@ -33,13 +40,17 @@ export class SqliteDb implements Db {
   private readonly stmts = new Map<string, Database.Statement>();
   private queue: Promise<unknown> = Promise.resolve();
   private readonly inner: Queryable;
+  private walFd: number | null = null;
+  private syncRunning: Promise<void> | null = null;
+  private syncNext: Promise<void> | null = null;
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     this.conn = new Database(file);
     this.conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
     this.conn.pragma('journal_mode = WAL');
-    this.conn.pragma('synchronous = FULL');
+    // NORMAL: commits do not fsync; durable() does, once for every commit made meanwhile
+    this.conn.pragma(file === ':memory:' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     this.conn.pragma('foreign_keys = ON');
     const self = this;
     this.inner = {
@@ -92,12 +103,14 @@ export class SqliteDb implements Db {
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
     return this.exclusive(() => this.getSync<T>(sql, params));
   }
-  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
-    return this.exclusive(() => this.runSync(sql, params));
+  async run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
+    const r = await this.exclusive(() => this.runSync(sql, params));
+    if (r.changes > 0) await this.durable();
+    return r;
   }
 
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
+  async tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    const out = await this.exclusive(async () => {
       this.conn.exec('BEGIN IMMEDIATE');
       try {
         const out = await fn(this.inner);
@@ -108,6 +121,47 @@ export class SqliteDb implements Db {
         throw e;
       }
     });
+    await this.durable();
+    return out;
+  }
+
+  /**
+   * Resolves once an fsync of the WAL that started after this call has finished: the commits
+   * made before the call are on disk. Calls made while an fsync runs share the next one.
+   */
+  durable(): Promise<void> {
+    if (this.file === ':memory:') return Promise.resolve();
+    if (!this.syncRunning) {
+      this.syncRunning = this.syncWal().finally(() => {
+        this.syncRunning = null;
+      });
+      return this.syncRunning;
+    }
+    this.syncNext ??= this.syncRunning.then(
+      () => {
+        this.syncNext = null;
+        return this.durable();
+      },
+      () => {
+        this.syncNext = null;
+        return this.durable();
+      },
+    );
+    return this.syncNext;
+  }
+
+  private syncWal(): Promise<void> {
+    if (this.walFd === null) {
+      try {
+        this.walFd = openSync(`${this.file}-wal`, 'r');
+      } catch (e) {
+        // no WAL file: nothing was committed through it since the last checkpoint removed it
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Promise.resolve();
+        throw e;
+      }
+    }
+    const fd = this.walFd;
+    return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
   }
 
   /** Runs raw DDL; used by migrations only. */
@@ -117,7 +171,11 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.syncNext?.catch(() => undefined);
+    await this.syncRunning?.catch(() => undefined);
     this.conn.close();
+    if (this.walFd !== null) closeSync(this.walFd);
+    this.walFd = null;
   }
 }
 
