@@ -195,7 +195,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
 
     let raw: Uint8Array = new Uint8Array(0);
-    if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || (e.method === 'DELETE' && e.body))) {
+    if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
       raw = await readCapped(c.req.raw, JSON_LIMIT);
     }
     const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
