@@ -14,6 +14,7 @@ import { m210_charges } from './210_charges.js';
 import { m211_wallet_entry_seq } from './211_wallet_entry_seq.js';
 import { m300_onboarding } from './300_onboarding.js';
 import { m400_webhooks } from './400_webhooks.js';
+import { m510_charge_counts } from './510_charge_counts.js';
 
 export interface Migration {
   version: number;
@@ -32,4 +33,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m270_payment_links,
   m300_onboarding,
   m400_webhooks,
+  m510_charge_counts,
 ].sort((a, b) => a.version - b.version);
