@@ -10,13 +10,14 @@ const STATUSES = ['captured', 'captured', 'captured', 'captured', 'captured', 'c
 const customer = JSON.stringify({ name: 'Ana Souza', email: 'ana@example.com', tax_id: '52998224725', phone: '+5511987654321', type: 'individual' });
 
 /**
- * Inserts `n` charges for a merchant, 5,000 per transaction, spread over a year of
- * created_at (increasing with the id, as the service writes them): 80 % card (mostly
- * captured, some failed/refunded), 20 % PIX (captured, pending or failed), realistic JSON.
+ * Inserts `n` charges for a merchant, 5,000 per transaction, spread over the year up to
+ * `end` (created_at increasing with the id, as the service writes them): 80 % card (mostly
+ * captured, some failed/refunded), 20 % PIX (paid or expired; pending only in the last hour),
+ * realistic JSON. Nothing is due: the due work finds nothing to move.
  */
-export async function seedCharges(db: Db, merchantId: string, n: number): Promise<void> {
-  const start = Date.parse('2025-01-01T00:00:00Z');
+export async function seedCharges(db: Db, merchantId: string, n: number, end = Date.now() - 60_000): Promise<void> {
   const span = 365 * 86_400_000;
+  const start = end - span;
   const BATCH = 5000;
   for (let done = 0; done < n; ) {
     const size = Math.min(BATCH, n - done);
@@ -26,7 +27,9 @@ export async function seedCharges(db: Db, merchantId: string, n: number): Promis
         const at = new Date(start + Math.floor((k / n) * span));
         const ts = at.toISOString();
         const pix = k % 5 === 0;
-        const status = pix ? (['captured', 'pending', 'failed'] as const)[k % 3]! : STATUSES[k % STATUSES.length]!;
+        // PIX: paid or expired unpaid; pending only if created within the last hour (it expires an hour after)
+        const recent = end - at.getTime() < 3600_000;
+        const status = pix ? (recent && k % 3 === 1 ? 'pending' : (['captured', 'captured', 'failed'] as const)[k % 3]!) : STATUSES[k % STATUSES.length]!;
         const amount = 500 + ((k * 7919) % 500_000);
         const items = JSON.stringify([{ name: `Produto ${k % 97}`, quantity: 1, unit_price: amount, tangible: k % 2 === 0 }]);
         const fee = status === 'captured' || status === 'refunded' ? Math.round(amount * 0.0399) : null;
@@ -52,7 +55,7 @@ export async function seedCharges(db: Db, merchantId: string, n: number): Promis
             pix ? null : '1111',
             pix ? null : 'ANA SOUZA',
             pix ? '00020126580014br.gov.bcb.pix0136seeded5204000053039865802BR5913LOJA6009SAO PAULO6304ABCD' : null,
-            pix ? (status === 'pending' ? '2099-01-01T00:00:00.000Z' : new Date(at.getTime() + 3600_000).toISOString()) : null,
+            pix ? new Date(at.getTime() + 3600_000).toISOString() : null,
             fee,
             fee === null ? null : amount - fee,
             status === 'failed' ? (pix ? 'expired' : 'card_declined') : null,

@@ -20,6 +20,7 @@ const { build } = await import('esbuild');
 await build({ entryPoints: [join(root, 'bench', 'scale', 'entry.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
 const { openRuntime, createMerchant, seedCharges } = await import(out);
 
+const day = (offset) => new Date(Math.floor(Date.now() / 86_400_000 + offset) * 86_400_000).toISOString();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function measure(app, auth, path) {
@@ -61,8 +62,8 @@ for (const size of SIZES) {
     [`deep page (${deep} of ${lastPage})`]: `/v1/charges?per_page=20&page=${deep}`,
     'next page after the deep one': `/v1/charges?per_page=20&page=${deep + 1}`,
     'status=captured, page 1': '/v1/charges?per_page=20&status=captured',
-    'payment_method=pix&status=pending': '/v1/charges?per_page=20&payment_method=pix&status=pending',
-    'date range (one day), page 1': `/v1/charges?per_page=20&start_date=2025-06-01T00:00:00Z&end_date=2025-06-02T00:00:00Z`,
+    'payment_method=pix&status=failed': '/v1/charges?per_page=20&payment_method=pix&status=failed',
+    'date range (one day), page 1': `/v1/charges?per_page=20&start_date=${day(-180)}&end_date=${day(-179)}`,
   };
   for (const [name, path] of Object.entries(cases)) {
     const r = await measure(rt.app, auth, path);

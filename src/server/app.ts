@@ -129,7 +129,12 @@ export function createApp(deps: AppDeps): Hono<Env> {
     // Sandbox routes do not exist in production: a 404, not a 405 from the fallback below.
     if (e.sandbox && deps.mode === 'production') continue;
     seen.add(`${e.method} ${honoPath(e.path)}`);
-    app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
+    // A write's answer goes out once its commits are on disk: the writes of the request do
+    // not wait for their fsyncs one by one; one wait before answering covers them all.
+    const defer = e.method !== 'GET' && deps.db.deferDurability && deps.db.durable ? deps.db : null;
+    app.on(e.method, honoPath(e.path), (c) =>
+      defer ? defer.deferDurability!(() => run(c, e, h).finally(() => defer.durable!())) : run(c, e, h),
+    );
   }
   for (const r of rawRoutes) r(app, deps);
 

@@ -29,6 +29,13 @@ export interface Db extends Queryable {
    * Serialization failures are retried by the implementation.
    */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Resolves when every commit made so far is on disk. An implementation whose tx() is
+   * durable when it resolves may leave it out; SQLite has it (group commit, src/store/sqlite.ts).
+   */
+  durable?(): Promise<void>;
+  /** Runs fn with writes not waiting for durability one by one; the caller awaits durable(). */
+  deferDurability?<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, fsync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
@@ -19,6 +20,17 @@ function translate(e: unknown): never {
     throw new UniqueViolation(m?.[1] ?? 'unique');
   }
   throw e;
+}
+
+/**
+ * Inside `deferDurability(fn)`, writes do not wait for their fsync one by one: the caller
+ * awaits one `durable()` at the end (the app does, before it answers a request). WAL order
+ * makes that enough: once the last commit is on disk, every earlier one is.
+ */
+const deferred = new AsyncLocalStorage<{ wrote: boolean }>();
+
+export function deferDurability<T>(fn: () => Promise<T>): Promise<T> {
+  return deferred.run({ wrote: false }, fn);
 }
 
 /**
@@ -108,7 +120,7 @@ export class SqliteDb implements Db {
   }
   async run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
     const r = await this.exclusive(() => this.runSync(sql, params));
-    if (r.changes > 0) await this.durable();
+    if (r.changes > 0) await this.afterWrite();
     return r;
   }
 
@@ -124,8 +136,21 @@ export class SqliteDb implements Db {
         throw e;
       }
     });
-    await this.durable();
+    await this.afterWrite();
     return out;
+  }
+
+  private afterWrite(): Promise<void> {
+    const d = deferred.getStore();
+    if (d) {
+      d.wrote = true;
+      return Promise.resolve();
+    }
+    return this.durable();
+  }
+
+  deferDurability<T>(fn: () => Promise<T>): Promise<T> {
+    return deferDurability(fn);
   }
 
   /**
@@ -174,6 +199,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.durable().catch(() => undefined);
     await this.syncNext?.catch(() => undefined);
     await this.syncRunning?.catch(() => undefined);
     this.conn.close();

@@ -8,7 +8,7 @@ import type { Migration } from './index.js';
  */
 export const m510_charge_counts: Migration = {
   version: 510,
-  name: 'charge counts',
+  name: 'charge counts and PIX expiry index',
   sql: (dialect) => {
     const table = `
 CREATE TABLE charge_counts (
@@ -20,6 +20,9 @@ CREATE TABLE charge_counts (
 );
 INSERT INTO charge_counts (merchant_id, status, payment_method, n)
   SELECT merchant_id, status, payment_method, COUNT(*) FROM charges GROUP BY merchant_id, status, payment_method;
+-- the due work's PIX expiry query (before every request) seeks by expiry instead of reading
+-- every pending PIX charge of the merchant
+CREATE INDEX charges_pix_expiry ON charges (merchant_id, pix_expires_at) WHERE status = 'pending' AND payment_method = 'pix';
 `;
     const bump = (row: 'NEW' | 'OLD', d: '+ 1' | '- 1') =>
       `INSERT INTO charge_counts (merchant_id, status, payment_method, n) VALUES (${row}.merchant_id, ${row}.status, ${row}.payment_method, ${d === '+ 1' ? 1 : -1})
