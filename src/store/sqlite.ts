@@ -140,7 +140,12 @@ export class SqliteDb implements Db {
     return out;
   }
 
+  /** commits made on this connection, and how many of them the last finished fsync covers */
+  private commits = 0;
+  private syncedCommits = 0;
+
   private afterWrite(): Promise<void> {
+    this.commits++;
     const d = deferred.getStore();
     if (d) {
       d.wrote = true;
@@ -189,7 +194,14 @@ export class SqliteDb implements Db {
       }
     }
     const fd = this.walFd;
-    return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+    const covers = this.commits;
+    return new Promise((resolve, reject) =>
+      fsync(fd, (err) => {
+        if (err) return reject(err);
+        this.syncedCommits = Math.max(this.syncedCommits, covers);
+        resolve();
+      }),
+    );
   }
 
   /** Runs raw DDL; used by migrations only. */
@@ -199,7 +211,7 @@ export class SqliteDb implements Db {
 
   async close(): Promise<void> {
     await this.queue;
-    await this.durable().catch(() => undefined);
+    if (this.commits > this.syncedCommits) await this.durable().catch(() => undefined);
     await this.syncNext?.catch(() => undefined);
     await this.syncRunning?.catch(() => undefined);
     this.conn.close();
