@@ -11,10 +11,13 @@ import { RateLimiter } from './rateLimit.js';
 import { handlers, rawRoutes, dueWork } from './routes/index.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
+import { systemClock } from './clock.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** How long (merchant time) a request may skip the due work after a run that moved nothing. */
+export const DUE_SKIP_MS = 100;
 
 type Env = { Variables: { requestId: string } };
 
@@ -56,6 +59,19 @@ function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
+/** A request header; on Node straight from the incoming message (no Headers object built). */
+function headerOf(c: Context, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  if (incoming?.headers) {
+    const v = incoming.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+  return c.req.header(name);
+}
+
+/** Responses built by `run` that already carry X-Request-Id (their headers stay a plain object). */
+const tagged = new WeakSet<Response>();
+
 function clientIpOf(c: Context): string {
   const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
   return normalizeIp(incoming?.socket?.remoteAddress ?? '127.0.0.1');
@@ -69,14 +85,18 @@ function clientIpOf(c: Context): string {
 export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
   const limiter = deps.rateLimit === null ? null : new RateLimiter(deps.rateLimit ?? { perSecond: 100, burst: 200 });
+  // Due work found nothing to move for a merchant at merchant-time `at`, with `writes` writes
+  // served so far: the next request may skip it while neither has moved on (see dueSkip).
+  const dueIdle = new Map<string, { at: number; writes: number }>();
+  let writes = 0;
 
   app.use('*', async (c, next) => {
-    const incoming = c.req.header('x-request-id');
+    const incoming = headerOf(c, 'x-request-id');
     const requestId = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
+    if (!tagged.has(c.res)) c.res.headers.set('X-Request-Id', requestId);
     deps.log?.({
       level: 'info',
       request_id: requestId,
@@ -131,7 +151,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const principal =
       e.auth === 'none'
         ? { merchantId: '', apiKeyId: '', clockOffsetMs: 0 }
-        : await authenticate(deps, e.auth, c.req.header('authorization'), clientIp);
+        : await authenticate(deps, e.auth, headerOf(c, 'authorization'), clientIp);
     if (limiter && principal.apiKeyId) {
       const wait = limiter.take(principal.apiKeyId, Date.now());
       if (wait) {
@@ -153,17 +173,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
       baseUrl: deps.publicBaseUrl ?? url.origin,
       now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
     };
-    if (principal.merchantId) {
-      for (const w of dueWork) {
-        // Due work is housekeeping on the merchant's clock: a job that fails is logged and
-        // retried on the next request, and never turns this request into an error.
-        try {
-          await w(ctx);
-        } catch (err) {
-          deps.log?.({ level: 'error', request_id: requestId, message: `due work failed: ${(err as Error)?.message}`, stack: (err as Error)?.stack });
-        }
-      }
-    }
+    if (principal.merchantId) await runDue(ctx);
 
     const params = c.req.param() as Record<string, string>;
     for (const [k, v] of Object.entries(params)) {
@@ -181,10 +191,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
 
     let raw: Uint8Array = new Uint8Array(0);
-    if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || (e.method === 'DELETE' && e.body))) {
+    if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
       raw = await readCapped(c.req.raw, JSON_LIMIT);
     }
-    const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? c.req.header('idempotency-key') : undefined;
+    const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
     if (idemKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idemKey)) {
       throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
         { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
@@ -201,9 +211,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
     }
     try {
       let body: unknown = undefined;
-      if (e.body) body = parseWith(e.body, parseJsonBody(raw, c.req.header('content-type') ?? null) ?? {}, 'body');
+      if (e.body) body = parseWith(e.body, parseJsonBody(raw, headerOf(c, 'content-type') ?? null) ?? {}, 'body');
       else if (raw.byteLength) {
-        const parsed = parseJsonBody(raw, c.req.header('content-type') ?? null);
+        const parsed = parseJsonBody(raw, headerOf(c, 'content-type') ?? null);
         if (parsed !== null && (typeof parsed !== 'object' || Object.keys(parsed as object).length)) {
           throw new ApiError('validation_error', 'This operation takes no request body');
         }
@@ -229,9 +239,15 @@ export function createApp(deps: AppDeps): Hono<Env> {
       const text = JSON.stringify(out);
       if (idemKey) await completeKey(deps, principal.merchantId, idemKey, { status, body: text });
       // a write may have queued events: let a running delivery worker look at once
-      if (e.method !== 'GET') deps.onEvent?.();
-      return new Response(text, { status, headers: { 'content-type': JSON_TYPE } });
+      if (e.method !== 'GET') {
+        writes++;
+        deps.onEvent?.();
+      }
+      const res = new Response(text, { status, headers: { 'content-type': JSON_TYPE, 'X-Request-Id': requestId } });
+      tagged.add(res);
+      return res;
     } catch (err) {
+      if (e.method !== 'GET') writes++;
       if (idemKey) {
         const apiErr = toApiError(err, deps, requestId);
         // Stored and replayed: answers of a request that ran (404, 422…). A request refused
@@ -248,6 +264,40 @@ export function createApp(deps: AppDeps): Hono<Env> {
       }
       throw err;
     }
+  }
+
+  /**
+   * The due work of the caller's merchant, before its request. Every job is one indexed
+   * query when nothing is due; on the hot path that is most of a read's cost, so when a run
+   * moved nothing, requests within DUE_SKIP_MS of merchant time after it (system clock; the
+   * same instant for a hand-moved clock), with no write served by this app in between, skip
+   * it: a time-based move can show up to DUE_SKIP_MS late on the request path (server mode
+   * also sweeps every second), and a write (which may create something due at once) always
+   * makes the next request look again.
+   */
+  async function runDue(ctx: RequestContext): Promise<void> {
+    const at = ctx.now().getTime();
+    const idle = dueIdle.get(ctx.merchantId);
+    // A hand-moved clock (tests) skips only at the very same instant; the system clock, whose
+    // time moves on its own, within DUE_SKIP_MS.
+    const window = deps.clock === systemClock ? DUE_SKIP_MS : 1;
+    if (idle && idle.writes === writes && at >= idle.at && at - idle.at < window) return;
+    const before = writes;
+    let moved = 0;
+    for (const w of dueWork) {
+      // Due work is housekeeping on the merchant's clock: a job that fails is logged and
+      // retried on the next request, and never turns this request into an error.
+      try {
+        moved += Number((await w(ctx)) ?? 0);
+      } catch (err) {
+        moved++; // not idle: try again on the next request
+        deps.log?.({ level: 'error', message: `due work failed: ${(err as Error)?.message}`, stack: (err as Error)?.stack });
+      }
+    }
+    if (moved === 0 && before === writes) {
+      if (dueIdle.size > 10_000) dueIdle.clear();
+      dueIdle.set(ctx.merchantId, { at, writes });
+    } else dueIdle.delete(ctx.merchantId);
   }
 
   return app;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { credit, debit } from '../../src/server/services/ledger.js';
+import { credit, debit, MAX_WALLET_BALANCE } from '../../src/server/services/ledger.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
@@ -26,6 +26,15 @@ describe('ledger', () => {
     await expect(db.tx((q) => debit(q, ids, move(101)))).rejects.toMatchObject({ code: 'insufficient_funds' });
     const n = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_entries');
     expect(n!.n).toBe(1);
+  });
+
+  it('refuses a credit past the maximum balance and changes nothing', async () => {
+    const { db, ids } = env.rt.deps;
+    await db.tx((q) => credit(q, ids, move(MAX_WALLET_BALANCE)));
+    await expect(db.tx((q) => credit(q, ids, move(1)))).rejects.toMatchObject({ code: 'business_rule' });
+    await expect(db.tx((q) => credit(q, ids, move(Number.MAX_SAFE_INTEGER)))).rejects.toMatchObject({ code: 'business_rule' });
+    const w = await db.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = ?', [env.merchant.wallet_id]);
+    expect(w!.balance).toBe(MAX_WALLET_BALANCE);
   });
 
   it('refuses fractional cents', async () => {

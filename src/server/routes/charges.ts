@@ -1,5 +1,6 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
+import { listCharges } from '../services/chargeList.js';
 import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, type ChargeRow } from '../services/charges.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
@@ -14,21 +15,8 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.get': async (ctx, { params }) => chargeRecord(await loadCharge(ctx.db, ctx.merchantId, params.id!)),
 
   'charges.list': async (ctx, { query, page }) => {
-    const where = ['merchant_id = ?'];
-    const args: (string | number)[] = [ctx.merchantId];
-    if (query.status) (where.push('status = ?'), args.push(query.status));
-    if (query.payment_method) (where.push('payment_method = ?'), args.push(query.payment_method));
-    if (query.submerchant_id) (where.push('submerchant_id = ?'), args.push(query.submerchant_id));
-    if (query.start_date) (where.push('created_at >= ?'), args.push(query.start_date));
-    if (query.end_date) (where.push('created_at < ?'), args.push(query.end_date));
-    const w = where.join(' AND ');
-    const total = await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM charges WHERE ${w}`, args);
-    const rows = await ctx.db.all<ChargeRow>(`SELECT * FROM charges WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`, [
-      ...args,
-      page.limit,
-      page.offset,
-    ]);
-    return { items: rows.map(chargeRecord), total: Number(total?.n ?? 0) };
+    const { items, total } = await listCharges(ctx.db, ctx.merchantId, query, page);
+    return { items: items.map(chargeRecord), total };
   },
 
   'charges.refund': async (ctx, { params }) => refundCharge(ctx, params.id!),

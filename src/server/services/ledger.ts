@@ -5,6 +5,10 @@ import { ApiError } from '../errors.js';
 
 export type Direction = 'credit' | 'debit';
 
+/** A wallet holds at most R$ 10 trillion: far above any real balance, and every sum of
+ *  balances and amounts stays an exact integer in JavaScript. */
+export const MAX_WALLET_BALANCE = 1_000_000_000_000_000;
+
 export interface EntryRow {
   id: string;
   wallet_id: string;
@@ -37,12 +41,13 @@ export interface Movement {
 export async function post(q: Queryable, ids: IdGenerator, direction: Direction, m: Movement): Promise<EntryRow> {
   assertCents(m.amount);
   if (m.amount <= 0) throw new RangeError('a ledger movement must be a positive number of cents');
+  if (m.amount > MAX_WALLET_BALANCE) throw new ApiError('business_rule', `An amount cannot exceed ${MAX_WALLET_BALANCE} cents`);
   const ts = m.at.toISOString();
   const row =
     direction === 'credit'
       ? await q.get<{ balance: number; entry_seq: number }>(
-          'UPDATE wallets SET balance = balance + ?, entry_seq = entry_seq + 1, updated_at = ? WHERE id = ? RETURNING balance, entry_seq',
-          [m.amount, ts, m.walletId],
+          'UPDATE wallets SET balance = balance + ?, entry_seq = entry_seq + 1, updated_at = ? WHERE id = ? AND balance <= ? RETURNING balance, entry_seq',
+          [m.amount, ts, m.walletId, MAX_WALLET_BALANCE - m.amount],
         )
       : await q.get<{ balance: number; entry_seq: number }>(
           'UPDATE wallets SET balance = balance - ?, entry_seq = entry_seq + 1, updated_at = ? WHERE id = ? AND balance >= ? RETURNING balance, entry_seq',
@@ -51,6 +56,9 @@ export async function post(q: Queryable, ids: IdGenerator, direction: Direction,
   if (!row) {
     const exists = await q.get('SELECT id FROM wallets WHERE id = ?', [m.walletId]);
     if (!exists) throw new Error(`wallet ${m.walletId} does not exist`);
+    if (direction === 'credit') {
+      throw new ApiError('business_rule', `The wallet balance cannot exceed ${MAX_WALLET_BALANCE} cents`);
+    }
     throw new ApiError('insufficient_funds', 'The wallet balance is not enough for this amount');
   }
   const entry: EntryRow = {

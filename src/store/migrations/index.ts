@@ -16,6 +16,7 @@ import { m300_onboarding } from './300_onboarding.js';
 import { m400_webhooks } from './400_webhooks.js';
 import { m120_files } from './120_files.js';
 import { m500_checkout } from './500_checkout.js';
+import { m510_charge_counts } from './510_charge_counts.js';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m300_onboarding,
   m400_webhooks,
   m500_checkout,
+  m510_charge_counts,
 ].sort((a, b) => a.version - b.version);
