@@ -2,7 +2,8 @@
 // every command loaded lazily, (3) the SDK for programmatic use, with type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -50,6 +51,34 @@ await build({
   legalComments: 'none',
 });
 log('built dist/cli/');
+
+// 2b. the same CLI as one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache;
+// a warm-up run of an embedded read on a throw-away data dir writes the cache.
+await build({
+  ...common,
+  format: 'cjs',
+  banner: undefined,
+  entryPoints: [join(root, 'src/cli/entry.ts')],
+  outfile: join(root, 'dist/cli.cjs'),
+  external: ['better-sqlite3', 'pg', 'pg-native'],
+  define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
+  // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
+  supported: { 'dynamic-import': false },
+  minifySyntax: true,
+  minifyWhitespace: true,
+  legalComments: 'none',
+});
+rmSync(join(root, 'dist/cli.cache'), { force: true });
+const warm = mkdtempSync(join(tmpdir(), 'mpay-warm-'));
+try {
+  execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], {
+    env: { ...process.env, MPAY_DATA_DIR: join(warm, 'data'), MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_WRITE_CODE_CACHE: '1', MPAY_NO_PROMPT: '1' },
+    stdio: 'ignore',
+  });
+  log('built dist/cli.cjs and its code cache');
+} finally {
+  rmSync(warm, { recursive: true, force: true });
+}
 
 // 3. the SDK (dependencies stay external: they are the package's own dependencies)
 await build({ ...common, entryPoints: [join(root, 'src/sdk/index.ts')], outfile: join(root, 'dist/sdk.js'), packages: 'external' });

@@ -8,9 +8,9 @@ const home = cliHome();
 afterAll(() => home.cleanup());
 const HOOK = join(__dirname, '../fixtures/trace-imports.mjs');
 
-function loaded(args: string[], name: string): string[] {
+function loaded(args: string[], name: string, extraEnv: NodeJS.ProcessEnv = {}): string[] {
   const file = join(home.dir, `${name}.trace`);
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { env: { ...home.env, MPAY_TRACE_FILE: file }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], { env: { ...home.env, ...extraEnv, MPAY_TRACE_FILE: file }, encoding: 'utf8' });
   expect(r.status, r.stderr).toBe(0);
   return readFileSync(file, 'utf8').trim().split('\n');
 }
@@ -18,14 +18,26 @@ function loaded(args: string[], name: string): string[] {
 const heavy = (mods: string[], re: RegExp) => mods.filter((m) => re.test(m));
 
 describe('start-up loads only what a command uses', () => {
+  it('runs the code-cached bundle by default, and the cache is accepted', () => {
+    const mods = loaded(['keys', 'list', '-o', 'json'], 'cached');
+    expect(mods.some((m) => m.includes('/dist/cli/'))).toBe(false);
+    const r = spawnSync(process.execPath, [BIN, 'keys', 'list', '-o', 'json'], { env: { ...home.env, MPAY_DEBUG_CODE_CACHE: '1' }, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('code cache: accepted');
+    expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+  });
+
   it('--version loads no bundle, SQLite, Hono, zod or prompts', () => {
     const mods = loaded(['--version'], 'version');
     expect(heavy(mods, /dist\/cli|better-sqlite3|hono|zod|inquirer/)).toEqual([]);
+    expect(mods.some((m) => m.endsWith('/dist/cli.cjs'))).toBe(false);
   });
 
   it('an embedded read does not load prompts, conf, undici, tables or multipart', () => {
     loaded(['keys', 'list'], 'warm'); // first use writes the profile (conf)
-    const mods = loaded(['keys', 'list', '-o', 'json'], 'read');
+    // The split ESM build shows the module graph chunk by chunk; the code-cached bundle that
+    // runs by default has the same lazy boundaries (every dynamic import is a lazy init).
+    const mods = loaded(['keys', 'list', '-o', 'json'], 'read', { MPAY_NO_CODE_CACHE: '1' });
     expect(mods.some((m) => m.includes('better-sqlite3'))).toBe(true);
     const code = mods
       .filter((m) => m.includes('/dist/cli/'))
