@@ -28,8 +28,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   } catch {
     cachedData = undefined;
   }
-  const source = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
-  const script = new vm.Script(source, { filename: bundle, cachedData });
+  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build)
+  const script = new vm.Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
   if (process.env.MPAY_DEBUG_CODE_CACHE) {
     process.stderr.write(`code cache: ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
   }

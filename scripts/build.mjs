@@ -57,7 +57,10 @@ log('built dist/cli/');
 await build({
   ...common,
   format: 'cjs',
-  banner: undefined,
+  // the bundle is one function expression, which bin/mpay.js compiles and calls as a CommonJS
+  // wrapper would: no copy of the 3 MB source to wrap it at start-up
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '\n})' },
   entryPoints: [join(root, 'src/cli/entry.ts')],
   outfile: join(root, 'dist/cli.cjs'),
   external: ['better-sqlite3', 'pg', 'pg-native'],
