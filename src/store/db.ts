@@ -11,7 +11,8 @@ export interface Dialect {
   /** Appended to a SELECT inside a write transaction to lock the rows read (empty for SQLite,
    *  whose BEGIN IMMEDIATE already holds the write lock). */
   forUpdate: string;
-  /** Appended to a SELECT that claims work rows so concurrent workers skip each other's. */
+  /** Appended to a SELECT that claims work rows so concurrent workers skip each other's: the
+   *  whole locking clause (' FOR UPDATE SKIP LOCKED'), not to be combined with forUpdate. */
   skipLocked: string;
 }
 

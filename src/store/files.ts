@@ -10,7 +10,7 @@
  *
  * Files are at most 10 MiB (the upload limit), so a BLOB/BYTEA column is fine.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from './db.js';
@@ -29,6 +29,12 @@ export interface FileStore {
    * ignores it (write the file before the transaction and delete it if the transaction fails).
    */
   put(key: string, bytes: Uint8Array, contentType: string, q?: Queryable): Promise<void>;
+  /**
+   * Like put, from a file on local disk (an upload's temp file), which the store may move away.
+   * A directory store moves it without reading it into memory; a database store reads it (the
+   * bytes go into one BLOB/BYTEA parameter). The caller removes `path` afterwards either way.
+   */
+  putFile(key: string, path: string, contentType: string, q?: Queryable): Promise<void>;
   get(key: string): Promise<StoredFile | undefined>;
   delete(key: string, q?: Queryable): Promise<void>;
 }
@@ -54,6 +60,21 @@ export class DirFileStore implements FileStore {
     await writeFile(join(this.root, key + TYPE_SUFFIX), contentType, { mode: 0o600 });
     await writeFile(tmp, bytes, { mode: 0o600 });
     await rename(tmp, join(this.root, key));
+  }
+
+  async putFile(key: string, path: string, contentType: string): Promise<void> {
+    assertFileKey(key);
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+    await writeFile(join(this.root, key + TYPE_SUFFIX), contentType, { mode: 0o600 });
+    try {
+      await rename(path, join(this.root, key));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e;
+      // another file system: copy beside the target, then rename into place
+      const tmp = join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
+      await copyFile(path, tmp);
+      await rename(tmp, join(this.root, key));
+    }
   }
 
   async get(key: string): Promise<StoredFile | undefined> {
@@ -93,6 +114,10 @@ export class DbFileStore implements FileStore {
     };
     if (q) await write(q);
     else await this.db.tx(write);
+  }
+
+  async putFile(key: string, path: string, contentType: string, q?: Queryable): Promise<void> {
+    await this.put(key, await readFile(path), contentType, q);
   }
 
   async get(key: string): Promise<StoredFile | undefined> {

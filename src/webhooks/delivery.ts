@@ -97,7 +97,7 @@ export async function fanOut(deps: AppDeps, limit = 500): Promise<number> {
   if (!(await deps.db.get('SELECT id FROM events WHERE dispatched_at IS NULL LIMIT 1'))) return 0;
   return deps.db.tx(async (q) => {
     const events = await q.all<{ id: string; merchant_id: string; type: string; charge_id: string | null }>(
-      `SELECT id, merchant_id, type, charge_id FROM events WHERE dispatched_at IS NULL ORDER BY created_at, id LIMIT ?${q.dialect.forUpdate}${q.dialect.skipLocked}`,
+      `SELECT id, merchant_id, type, charge_id FROM events WHERE dispatched_at IS NULL ORDER BY created_at, id LIMIT ?${q.dialect.skipLocked}`,
       [limit],
     );
     if (!events.length) return 0;
@@ -205,7 +205,8 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
   const rows = await deps.db.tx(async (q) => {
     const serverNow = deps.clock.now().getTime();
     const nowIso = iso(serverNow);
-    const lockTail = `${q.dialect.forUpdate}${q.dialect.skipLocked}`;
+    // dialect.skipLocked is the whole locking clause (' FOR UPDATE SKIP LOCKED' on PostgreSQL)
+    const lockTail = q.dialect.skipLocked;
     const dueSql = `SELECT id FROM webhook_deliveries
        WHERE state = 'scheduled' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)`;
     const ids = new Set(

@@ -1,5 +1,5 @@
 /** Both FileStore implementations, the database one on the current backend. */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -38,6 +38,18 @@ describe.each(kinds)('%s file store', (_name, make) => {
     expect(await fs.get('doc_1.pdf')).toMatchObject({ contentType: 'image/png', size: 1 });
     await fs.delete('doc_1.pdf');
     expect(await fs.get('doc_1.pdf')).toBeUndefined();
+  });
+
+  it('stores a file from local disk (an upload\'s temp file)', async () => {
+    const fs = make();
+    const src = join(dir, 'incoming.part');
+    writeFileSync(src, Buffer.from([0x89, 0x50, 0x4e, 0x47, 7]));
+    await fs.putFile('scan.png', src, 'image/png');
+    const got = await fs.get('scan.png');
+    expect(got).toMatchObject({ contentType: 'image/png', size: 5 });
+    expect([...got!.bytes]).toEqual([0x89, 0x50, 0x4e, 0x47, 7]);
+    // a directory store moves the temp file into place; a database store leaves it to the caller
+    expect(existsSync(src)).toBe(fs.kind === 'database');
   });
 
   it('refuses keys that could leave the store', async () => {

@@ -1,7 +1,4 @@
-import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
-import { Readable } from 'node:stream';
+import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { submerchantEndpoints, SubmerchantDocument } from '../../contract/resources/submerchants.js';
 import { birthDateProblem } from '../../domain/brazil.js';
@@ -31,7 +28,7 @@ import {
   type PartnerRow,
   type SubmerchantRow,
 } from '../services/onboarding.js';
-import { MULTIPART_OVERHEAD, insideDir, receiveUpload, uploadDir } from '../services/uploads.js';
+import { MULTIPART_OVERHEAD, receiveUpload, uploadTmpDir } from '../services/uploads.js';
 import { createWallet } from '../services/wallets.js';
 import { listPage } from '../lists.js';
 
@@ -371,23 +368,26 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
         { field: 'file', message: `is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)` },
       ]);
     }
-    const dir = uploadDir(ctx.deps.dataDir, ctx.merchantId);
-    const got = await receiveUpload({ body: ctx.req.body, contentType, dir, maxBytes: MAX_UPLOAD_BYTES });
+    // streamed to local scratch first: the size limit (413) and the type (415) are decided while
+    // reading, before anything reaches the file store
+    const got = await receiveUpload({ body: ctx.req.body, contentType, dir: uploadTmpDir(ctx.deps.dataDir), maxBytes: MAX_UPLOAD_BYTES });
     const info = FILE_KINDS[got.kind];
     const key = `${randomUUID()}.${info.extensions[0]}`;
-    const finalPath = insideDir(dir, key);
     const fileName = sanitizeFileName(got.clientName, got.kind);
+    // The file store every server process reads (deps.files). A database store writes the bytes
+    // in the transaction that records the file, so neither exists without the other; a directory
+    // store is written before it and the file deleted if the transaction fails.
+    const files = ctx.deps.files;
+    const inTx = files.kind === 'database';
     try {
-      await rename(got.tmpPath, finalPath);
-    } catch (e) {
-      await rm(got.tmpPath, { force: true });
-      throw e;
-    }
-    try {
+      // read (at most 10 MiB) before the transaction, not while it holds a connection
+      const bytes = inTx ? await readFile(got.tmpPath) : undefined;
+      if (!inTx) await files.putFile(key, got.tmpPath, info.mime);
       const ts = ctx.deps.clock.now().toISOString();
       await ctx.db.tx(async (q) => {
         // the submerchant may not have vanished meanwhile, but keep the row scoped all the same
         await loadSubmerchant(q, ctx.merchantId, sub.id, true);
+        // path: the file's key in the file store (see store/files.ts)
         await q.run('INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
           key,
           ctx.merchantId,
@@ -395,13 +395,16 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
           fileName,
           got.size,
           info.mime,
-          relative(ctx.deps.dataDir, finalPath).split(sep).join('/'),
+          key,
           ts,
         ]);
+        if (bytes) await files.put(key, bytes, info.mime, q);
       });
     } catch (e) {
-      await rm(finalPath, { force: true });
+      if (!inTx) await files.delete(key).catch(() => undefined);
       throw e;
+    } finally {
+      await rm(got.tmpPath, { force: true });
     }
     return { url: `${ctx.baseUrl}/v1/files/${key}`, key, fileName, fileSize: got.size, mimeType: info.mime as 'image/png' | 'image/jpeg' | 'application/pdf' };
   },
@@ -409,24 +412,21 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'files.get': async (ctx, { params }) => {
     const key = params.key ?? '';
     const row = FILE_KEY_RE.test(key)
-      ? await ctx.db.get<{ file_name: string; size: number; mime: string; path: string }>(
-          'SELECT file_name, size, mime, path FROM files WHERE key = ? AND merchant_id = ?',
-          [key, ctx.merchantId],
-        )
+      ? await ctx.db.get<{ file_name: string; mime: string; path: string }>('SELECT file_name, mime, path FROM files WHERE key = ? AND merchant_id = ?', [
+          key,
+          ctx.merchantId,
+        ])
       : undefined;
-    if (!row) throw notFound('File');
-    const root = resolve(ctx.deps.dataDir, 'uploads');
-    const path = resolve(ctx.deps.dataDir, row.path);
-    if (!path.startsWith(root + sep) || !kindOfMime(row.mime)) throw notFound('File');
-    const st = await stat(path).catch(() => null);
-    if (!st?.isFile()) throw notFound('File');
+    if (!row || !kindOfMime(row.mime) || !FILE_KEY_RE.test(row.path)) throw notFound('File');
+    const stored = await ctx.deps.files.get(row.path);
+    if (!stored) throw notFound('File');
     const ascii = row.file_name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-    const body = Readable.toWeb(createReadStream(path)) as unknown as ReadableStream<Uint8Array>;
-    return new Response(body, {
+    // at most 10 MiB (the upload limit); the store hands back the whole file
+    return new Response(new Uint8Array(stored.bytes), {
       status: 200,
       headers: {
         'Content-Type': row.mime,
-        'Content-Length': String(st.size),
+        'Content-Length': String(stored.size),
         'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.file_name)}`,
         'X-Content-Type-Options': 'nosniff',
         'Content-Security-Policy': "default-src 'none'; sandbox",

@@ -12,7 +12,7 @@ import { ApiError } from '../errors.js';
 export const MULTIPART_OVERHEAD = 64 * 1024;
 
 export interface ReceivedFile {
-  /** temp file in the upload directory, fully written and closed */
+  /** temp file in the scratch directory, fully written and closed; the caller removes it */
   tmpPath: string;
   size: number;
   kind: FileKind;
@@ -22,10 +22,12 @@ export interface ReceivedFile {
 
 const ACCEPTED = 'PNG, JPEG or PDF';
 
-/** The directory of a merchant's uploads: <dataDir>/uploads/<merchant_id>. */
-export function uploadDir(dataDir: string, merchantId: string): string {
-  if (!/^[0-9a-f-]{36}$/i.test(merchantId)) throw new Error('merchant id is not a UUID');
-  return join(dataDir, 'uploads', merchantId);
+/**
+ * Where uploads are streamed to before they are checked and handed to the file store
+ * (deps.files): local scratch, <dataDir>/tmp/uploads. Nothing stays there once a request ends.
+ */
+export function uploadTmpDir(dataDir: string): string {
+  return join(dataDir, 'tmp', 'uploads');
 }
 
 /** A path inside `dir` for a server-generated name; refuses anything that would leave it. */
