@@ -1,12 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Db, Queryable, SqlValue } from '../../src/store/db.js';
 import { openSqlite, type SqliteDb } from '../../src/store/sqlite.js';
-import { openRuntime } from '../../src/server/runtime.js';
-import { ManualClock } from '../../src/server/clock.js';
-import { createMerchant } from '../../src/server/services/merchants.js';
-import { basic, type TestEnv } from './server.js';
+import { testEnv, type TestEnv } from './server.js';
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
 
@@ -63,38 +58,11 @@ export class FaultyDb implements Db {
   }
 }
 
-/** testEnv() on a FaultyDb. */
+/** testEnv() on a FaultyDb over SQLite (snapshot() reads SQLite's catalogue). */
 export async function faultyEnv(): Promise<TestEnv & { fdb: FaultyDb }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mpay-fault-'));
-  const clock = new ManualClock();
-  const fdb = new FaultyDb(await openSqlite(join(dir, 'mpay.db')));
-  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: null, db: fdb });
-  const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
-  const merchant = await newMerchant();
-  const auth = (m = merchant) => basic(m.public_key, m.secret_key);
-  return {
-    fdb,
-    rt,
-    dir,
-    clock,
-    merchant,
-    auth,
-    newMerchant,
-    async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { authorization: auth(), ...headers } };
-      if (body !== undefined) {
-        init.body = JSON.stringify(body);
-        (init.headers as Record<string, string>)['content-type'] = 'application/json';
-      }
-      const res = await rt.app.request(path, init);
-      const text = await res.text();
-      return { status: res.status, body: JSON.parse(text), headers: res.headers };
-    },
-    async close() {
-      await rt.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  let fdb: FaultyDb | undefined;
+  const env = await testEnv({ openDb: async (dir) => (fdb = new FaultyDb(await openSqlite(join(dir, 'mpay.db')))) });
+  return Object.assign(env, { fdb: fdb! });
 }
 
 /** Every row of every table (but the idempotency cache), in a stable order. */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Db } from '../../src/store/db.js';
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { ManualClock } from '../../src/server/clock.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
@@ -27,11 +28,18 @@ export function basic(pk: string, sk: string): string {
  * A real app on a real store, with a manual clock and one merchant: a SQLite file in a temp dir,
  * or, in the `postgres` vitest project, a fresh schema on the test server (dropped on close).
  */
-export async function testEnv(opts: { rateLimit?: { perSecond: number; burst: number } | null; mode?: 'sandbox' | 'production' } = {}): Promise<TestEnv> {
+export async function testEnv(
+  opts: {
+    rateLimit?: { perSecond: number; burst: number } | null;
+    mode?: 'sandbox' | 'production';
+    /** a store of the test's own making (e.g. one that injects faults), instead of the backend's */
+    openDb?: (dir: string) => Promise<Db>;
+  } = {},
+): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
   const clock = new ManualClock();
-  const pgSchema = backend === 'postgres' ? await freshPgSchema() : undefined;
-  const db = pgSchema ? await openPostgres(pgSchema.url) : undefined;
+  const pgSchema = backend === 'postgres' && !opts.openDb ? await freshPgSchema() : undefined;
+  const db = opts.openDb ? await opts.openDb(dir) : pgSchema ? await openPostgres(pgSchema.url) : undefined;
   const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode, db });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
