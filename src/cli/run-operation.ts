@@ -5,6 +5,7 @@ import { CliError, EXIT, describeError, exitCodeFor, usage } from './errors.js';
 import { canPrompt, type IO } from './io.js';
 import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
+import { fileForm } from './multipart.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -138,10 +139,7 @@ async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; cont
   } catch (e) {
     throw usage(`--file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const { default: FormData } = await import('form-data');
-  const form = new FormData();
-  form.append('file', bytes, { filename: path.split(/[\\/]/).pop() });
-  return { bytes: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string };
+  return fileForm(bytes, path.split(/[\\/]/).pop()!);
 }
 
 /** Runs one operation of the contract and prints its result. Returns the exit code. */

@@ -8,7 +8,8 @@ import { ApiError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
 import { claimKey, completeKey, releaseKey, requestHash } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
-import { handlers, rawRoutes, dueWork } from './routes/index.js';
+import { handlers, rawRoutes } from './routes/index.js';
+import { runDueJobs } from './due.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { systemClock } from './clock.js';
@@ -283,18 +284,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const window = deps.clock === systemClock ? DUE_SKIP_MS : 1;
     if (idle && idle.writes === writes && at >= idle.at && at - idle.at < window) return;
     const before = writes;
-    let moved = 0;
-    for (const w of dueWork) {
-      // Due work is housekeeping on the merchant's clock: a job that fails is logged and
-      // retried on the next request, and never turns this request into an error.
-      try {
-        moved += Number((await w(ctx)) ?? 0);
-      } catch (err) {
-        moved++; // not idle: try again on the next request
-        deps.log?.({ level: 'error', message: `due work failed: ${(err as Error)?.message}`, stack: (err as Error)?.stack });
-      }
-    }
-    if (moved === 0 && before === writes) {
+    // a failed job (logged by runDueJobs) is not idle: the next request tries again
+    const { moved, failed } = await runDueJobs(ctx);
+    if (moved === 0 && !failed && before === writes) {
       if (dueIdle.size > 10_000) dueIdle.clear();
       dueIdle.set(ctx.merchantId, { at, writes });
     } else dueIdle.delete(ctx.merchantId);

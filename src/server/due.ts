@@ -20,6 +20,25 @@ export function dueContext(deps: AppDeps, merchantId: string, clockOffsetMs: num
 }
 
 /**
+ * Runs each due job once for a merchant. Due work is housekeeping on the merchant's clock: a job
+ * that fails is logged and tried again next time; it never fails its caller (a request, or the
+ * sweep of the other merchants).
+ */
+export async function runDueJobs(ctx: DueContext): Promise<{ moved: number; failed: boolean }> {
+  let moved = 0;
+  let failed = false;
+  for (const job of dueWork) {
+    try {
+      moved += Number((await job(ctx)) ?? 0);
+    } catch (err) {
+      failed = true;
+      ctx.deps.log?.({ level: 'error', merchant_id: ctx.merchantId, message: `due work failed: ${(err as Error)?.message}`, stack: (err as Error)?.stack });
+    }
+  }
+  return { moved, failed };
+}
+
+/**
  * Runs every due job until none has anything left (at most `maxRounds` rounds per merchant),
  * for one merchant or for all of them. Returns the number of items moved.
  */
@@ -31,15 +50,9 @@ export async function runDueWork(deps: AppDeps, merchantId?: string, opts: { max
   for (const m of merchants) {
     const ctx = dueContext(deps, m.id, Number(m.clock_offset_ms));
     for (let round = 0; round < (opts.maxRounds ?? 1000); round++) {
-      let more = false;
-      for (const job of dueWork) {
-        const n = await job(ctx);
-        if (typeof n === 'number' && n > 0) {
-          moved += n;
-          more = true;
-        }
-      }
-      if (!more) break;
+      const r = await runDueJobs(ctx);
+      moved += r.moved;
+      if (r.moved === 0) break;
     }
   }
   return moved;

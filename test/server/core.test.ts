@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 import { dueWork } from '../../src/server/routes/index.js';
+import { runDueWork } from '../../src/server/due.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -84,6 +85,29 @@ describe('envelope, auth and errors', () => {
       expect(logged.some((e) => e.level === 'error' && String(e.message).includes('due work failed: boom'))).toBe(true);
     } finally {
       dueWork.splice(dueWork.indexOf(broken), 1);
+    }
+  });
+
+  it('the due-work sweep logs a failing job and still runs the others', async () => {
+    const logged: Record<string, unknown>[] = [];
+    env.rt.deps.log = (e) => logged.push(e);
+    let after = 0;
+    const broken = async () => {
+      throw new Error('sweep boom');
+    };
+    const counting = async () => {
+      after++;
+      return 0;
+    };
+    dueWork.unshift(broken);
+    dueWork.push(counting);
+    try {
+      await expect(runDueWork(env.rt.deps)).resolves.toBe(0);
+      expect(after).toBeGreaterThan(0);
+      expect(logged.some((e) => String(e.message).includes('due work failed: sweep boom'))).toBe(true);
+    } finally {
+      dueWork.splice(dueWork.indexOf(broken), 1);
+      dueWork.splice(dueWork.indexOf(counting), 1);
     }
   });
 

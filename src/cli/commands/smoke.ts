@@ -21,6 +21,7 @@ import { CliError, EXIT, describeError, exitCodeFor, usage } from '../errors.js'
 import type { IO } from '../io.js';
 import { painter, resolveFormat, type Painter } from '../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
+import { fileForm } from '../multipart.js';
 
 export interface SmokeOptions {
   junit?: string;
@@ -357,14 +358,11 @@ const steps: Record<StepName, StepFn> = {
   },
 
   'document upload': async (ctx) => {
-    const { default: FormData } = await import('form-data');
-    const form = new FormData();
-    const png = tinyPng();
-    form.append('file', png, { filename: 'front_id.png', contentType: 'image/png' });
+    const form = await fileForm(tinyPng(), 'front_id.png', 'image/png');
     const u = (
       await ctx.client.call('submerchants.upload', {
         params: { id: ctx.sub!.id },
-        rawBody: { bytes: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string },
+        rawBody: form,
       })
     ).data as { url: string; key: string; fileName: string; fileSize: number; mimeType: string };
     ctx.upload = u;

@@ -16,6 +16,7 @@ import type { Answers } from './answers.js';
 import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityField, partnerFields, submerchantFields, type Field } from './fields.js';
 import { checkLocalFile, formatBytes, progressBar } from './local-file.js';
 import type { AnswerPath, Prompter } from './prompter.js';
+import { fileForm } from '../multipart.js';
 
 export interface OnboardingOptions {
   client: MpayClient;
@@ -233,13 +234,11 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
       const bar = progressBar(io, basename(file), paint, o.quiet);
       try {
         const bytes = readFileSync(file);
-        const { default: FormData } = await import('form-data');
-        const form = new FormData();
-        form.append('file', bytes, { filename: basename(file) });
+        const form = await fileForm(bytes, basename(file));
         const up = (
           await client.call('submerchants.upload', {
             params: { id },
-            rawBody: { bytes: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string, onProgress: (s, t) => bar.update(s, t) },
+            rawBody: { ...form, onProgress: (s, t) => bar.update(s, t) },
           })
         ).data;
         bar.done(`uploaded ${up.fileName} (${formatBytes(up.fileSize)}, ${up.mimeType})`);

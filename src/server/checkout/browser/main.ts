@@ -11,17 +11,10 @@ import { detectBrand, type CardBrand } from '../../../domain/brands.js';
 import { luhnValid } from '../../../domain/luhn.js';
 import { isValidCnpj, isValidCpf } from '../../../domain/taxid.js';
 import { formatBRL, installmentLabel, parseBRL } from '../format.js';
+import type { PageConfig } from '../page.js';
 
-interface Config {
-  link_id: string;
-  public_key: string | null;
-  amount: number | null;
-  max_installments: number;
-  methods: Array<'credit_card' | 'pix'>;
-  tokens_url: string;
-  pay_url: string;
-  status_url: string;
-}
+// the page writes this object for the script (src/server/checkout/page.ts); the type is erased
+type Config = PageConfig;
 
 interface Payment {
   receipt_id: string;
