@@ -21,18 +21,44 @@ function translate(e: unknown): never {
   throw e;
 }
 
+/** Work waiting for the connection: a plain read (or write) outside a transaction, or a transaction. */
+type Job =
+  | { kind: 'stmt'; run: () => unknown; resolve: (v: any) => void; reject: (e: unknown) => void }
+  | { kind: 'tx'; fn: (q: Queryable) => Promise<unknown>; resolve: (v: any) => void; reject: (e: unknown) => void };
+
+type TxJob = Extract<Job, { kind: 'tx' }>;
+
+/** A group commit holds at most this many transactions… */
+export const GROUP_MAX_TX = 256;
+/** …and keeps the write lock at most this long (ms) before it commits. */
+export const GROUP_MAX_MS = 20;
+
 /**
  * SQLite on a file: WAL, synchronous=FULL, a busy timeout so several processes can share the
- * file, BEGIN IMMEDIATE for every write transaction. One connection per process; an async
- * mutex keeps one transaction at a time on it, and plain reads wait for a transaction in
- * progress so they never see its uncommitted rows.
+ * file, BEGIN IMMEDIATE for every write transaction. One connection per process.
+ *
+ * Transactions are group-committed: the transactions waiting for the connection when one
+ * starts run one after another inside a single SQLite transaction, each in a SAVEPOINT of its
+ * own (a transaction that throws is rolled back to its savepoint and fails alone), and one
+ * COMMIT — one fsync of the WAL at synchronous=FULL — makes them all durable. No transaction's
+ * promise resolves before that COMMIT returns, so nothing is acknowledged before it is on
+ * disk; if the COMMIT fails, every transaction of the group fails. Plain statements wait
+ * for the group to commit, so they never see rows that are not committed; when nothing is
+ * running they run at once, without a trip through the queue.
  */
 export class SqliteDb implements Db {
   readonly dialect = dialect;
   private readonly conn: Database.Database;
   private readonly stmts = new Map<string, Database.Statement>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly jobs: Job[] = [];
+  private draining = false;
   private readonly inner: Queryable;
+  private readonly dataVersion: Database.Statement;
+  /** transactions this connection committed (data_version counts only other connections') */
+  private commits = 0;
+  private closed = false;
+  /** statistics of the group commit: groups committed and transactions in them */
+  readonly groups = { commits: 0, transactions: 0 };
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
     if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -44,6 +70,7 @@ export class SqliteDb implements Db {
     // reads of large lists walk indexes: a 32 MiB page cache and the file mapped (256 MiB)
     this.conn.pragma('cache_size = -32768');
     if (file !== ':memory:') this.conn.pragma('mmap_size = 268435456');
+    this.dataVersion = this.conn.prepare('PRAGMA data_version').pluck();
     const self = this;
     this.inner = {
       dialect,
@@ -83,34 +110,135 @@ export class SqliteDb implements Db {
     }
   }
 
-  private exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
-    const next = this.queue.then(fn, fn);
-    this.queue = next.catch(() => undefined);
-    return next;
+  /** A statement outside any transaction: at once when the connection is idle, else queued. */
+  private statement<T>(run: () => T): Promise<T> {
+    if (!this.draining && this.jobs.length === 0) {
+      try {
+        return Promise.resolve(run());
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.jobs.push({ kind: 'stmt', run, resolve, reject });
+    });
   }
 
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.exclusive(() => this.allSync<T>(sql, params));
+    return this.statement(() => this.allSync<T>(sql, params));
   }
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.exclusive(() => this.getSync<T>(sql, params));
+    return this.statement(() => this.getSync<T>(sql, params));
   }
+  /** A write outside a transaction is a transaction of one statement (it joins a group commit). */
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
-    return this.exclusive(() => this.runSync(sql, params));
+    return this.tx(async (q) => q.run(sql, params));
   }
 
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
-    return this.exclusive(async () => {
-      this.conn.exec('BEGIN IMMEDIATE');
-      try {
-        const out = await fn(this.inner);
-        this.conn.exec('COMMIT');
-        return out;
-      } catch (e) {
-        if (this.conn.inTransaction) this.conn.exec('ROLLBACK');
-        throw e;
-      }
+    return new Promise<T>((resolve, reject) => {
+      if (this.closed) return reject(new Error('the store is closed'));
+      this.jobs.push({ kind: 'tx', fn, resolve, reject });
+      if (!this.draining) void this.drain();
     });
+  }
+
+  /**
+   * Changes whenever a transaction commits, on this connection or on any other (another
+   * process sharing the file): a value to validate an in-process cache of rows with. While a
+   * group is being written it answers undefined (no cache may be trusted then).
+   */
+  changeToken(): string | undefined {
+    if (this.draining || this.closed) return undefined;
+    return `${this.dataVersion.get() as number}:${this.commits}`;
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.jobs.length) {
+        const first = this.jobs[0]!;
+        if (first.kind === 'stmt') {
+          this.jobs.shift();
+          try {
+            first.resolve(first.run());
+          } catch (e) {
+            first.reject(e);
+          }
+          continue;
+        }
+        await this.group();
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** One group commit: the queued transactions (statements stay queued for after the COMMIT). */
+  private async group(): Promise<void> {
+    const done: { job: TxJob; value: unknown }[] = [];
+    const started = performance.now();
+    try {
+      this.conn.exec('BEGIN IMMEDIATE');
+    } catch (e) {
+      // the write lock could not be had (another process kept it past the busy timeout)
+      for (const j of this.takeTx(Infinity)) j.reject(e);
+      return;
+    }
+    let yielded = false;
+    for (;;) {
+      const batch = this.takeTx(GROUP_MAX_TX - done.length);
+      if (!batch.length) {
+        // let requests already under way reach their transactions before the fsync
+        if (yielded || done.length === 0 || done.length >= GROUP_MAX_TX || performance.now() - started > GROUP_MAX_MS) break;
+        yielded = true;
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      for (const job of batch) {
+        this.conn.exec('SAVEPOINT tx');
+        try {
+          const value = await job.fn(this.inner);
+          this.conn.exec('RELEASE tx');
+          done.push({ job, value });
+        } catch (e) {
+          if (!this.conn.inTransaction) {
+            // the engine rolled the whole transaction back (I/O error, disk full): the group is lost
+            job.reject(e);
+            for (const d of done) d.job.reject(e);
+            for (const j of batch.slice(batch.indexOf(job) + 1)) j.reject(e);
+            return;
+          }
+          this.conn.exec('ROLLBACK TO tx');
+          this.conn.exec('RELEASE tx');
+          job.reject(e);
+        }
+      }
+    }
+    try {
+      this.conn.exec('COMMIT');
+    } catch (e) {
+      if (this.conn.inTransaction) this.conn.exec('ROLLBACK');
+      for (const d of done) d.job.reject(e);
+      return;
+    }
+    this.commits++;
+    this.groups.commits++;
+    this.groups.transactions += done.length;
+    for (const d of done) d.job.resolve(d.value);
+  }
+
+  /** Takes up to n queued transactions, in order, leaving statements queued. */
+  private takeTx(n: number): TxJob[] {
+    const out: TxJob[] = [];
+    for (let i = 0; i < this.jobs.length && out.length < n; ) {
+      const j = this.jobs[i]!;
+      if (j.kind === 'tx') {
+        out.push(j);
+        this.jobs.splice(i, 1);
+      } else i++;
+    }
+    return out;
   }
 
   /** Runs raw DDL; used by migrations only. */
@@ -119,7 +247,8 @@ export class SqliteDb implements Db {
   }
 
   async close(): Promise<void> {
-    await this.queue;
+    while (this.draining || this.jobs.length) await new Promise((r) => setImmediate(r));
+    this.closed = true;
     this.conn.close();
   }
 }
