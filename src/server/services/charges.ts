@@ -1,11 +1,12 @@
 /**
- * Charges and the sandbox acquirer. A charge is inserted `pending` (event charge.pending) in
- * one transaction; a card charge is then decided in a second transaction right after the
- * first commits (captured → receivables per installment and split party, or failed with a
- * reason), by the sandbox's test cards. A PIX charge waits for its payment (sandbox: POST
+ * Charges and the sandbox acquirer. A charge is inserted `pending` (event charge.pending); a
+ * card charge is decided by the sandbox's test cards in that same transaction (pending →
+ * captured with receivables per installment and split party, event charge.captured; or
+ * pending → failed with a reason, event charge.failed), so a crash leaves either nothing or
+ * the decided charge. A PIX charge waits for its payment (sandbox: POST
  * /v1/sandbox/charges/{id}/pay), which captures it and credits each party's wallet at once,
- * or expires. A card charge left pending by a crash between the two transactions is decided
- * by the due-work sweep.
+ * or expires. Card charges left pending by earlier versions (which decided in a second
+ * transaction) are decided by the due-work sweep.
  */
 import type { Charge, ChargeCreate } from '../../contract/resources/charges.js';
 import type { Receivable } from '../../contract/resources/receivables.js';
@@ -252,7 +253,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
     throw e;
   }
 
-  let card: { token: string; brand: CardBrand; first_six: string; last_four: string; holder: string } | null = null;
+  let card: { token: string; brand: CardBrand; first_six: string; last_four: string; holder: string; decision: CardDecision } | null = null;
   if (body.payment_method === 'credit_card') {
     const t = await ctx.db.get<{ token: string; brand: CardBrand; first_six: string; last_four: string; encrypted: string }>(
       'SELECT token, brand, first_six, last_four, encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?',
@@ -263,13 +264,15 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
         { field: 'payment_details.token', message: 'no such card token for this merchant' },
       ]);
     }
-    let holder = '';
-    try {
-      holder = (JSON.parse(deps.keyring.decrypt(t.encrypted)) as { holderName?: string }).holderName ?? '';
-    } catch {
-      /* undecryptable blob: the acquirer step fails the charge with processing_error */
-    }
-    card = { token: t.token, brand: t.brand, first_six: t.first_six, last_four: t.last_four, holder };
+    const data = readCard(deps, t.encrypted);
+    card = {
+      token: t.token,
+      brand: t.brand,
+      first_six: t.first_six,
+      last_four: t.last_four,
+      holder: data?.holderName ?? '',
+      decision: cardDecisionFor(data, now),
+    };
   }
 
   const id = deps.ids();
@@ -289,7 +292,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
     };
   }
 
-  const created = await ctx.db.tx(async (q) => {
+  const row = await ctx.db.tx(async (q) => {
     if (origin?.guard) await origin.guard(q);
     if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
     const parties: StoredParty[] = [];
@@ -305,61 +308,94 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
       parties.push({ ...p, wallet_id: walletId });
     }
     const ts = iso(now);
+    // the row as inserted: the events and the answer are built from it, not read back
+    const inserted: ChargeRow = {
+      id,
+      merchant_id: ctx.merchantId,
+      submerchant_id: body.submerchant_id ?? null,
+      amount: body.amount,
+      shipping_amount: shipping,
+      currency: body.currency ?? 'BRL',
+      status: 'pending',
+      payment_method: body.payment_method,
+      product_type: body.product_type,
+      installments,
+      customer: JSON.stringify(body.customer),
+      items: JSON.stringify(body.items),
+      split_rules: JSON.stringify(rules),
+      parties: JSON.stringify(parties),
+      metadata: json.to(body.metadata),
+      card_token: card?.token ?? null,
+      card_brand: card?.brand ?? null,
+      card_first_six: card?.first_six ?? null,
+      card_last_four: card?.last_four ?? null,
+      card_holder_name: card?.holder ?? null,
+      pix_qr_code: pix?.qr ?? null,
+      pix_expires_at: pix?.expiresAt ?? null,
+      fee_amount: null,
+      net_amount: null,
+      failure_code: null,
+      failure_reason: null,
+      captured_at: null,
+      failed_at: null,
+      refunded_at: null,
+      payment_link_id: origin?.paymentLinkId ?? null,
+      created_at: ts,
+      updated_at: ts,
+    };
+    const r = inserted;
     await q.run(
       `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
          installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
          card_holder_name, pix_qr_code, pix_expires_at, payment_link_id, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        id,
-        ctx.merchantId,
-        body.submerchant_id ?? null,
-        body.amount,
-        shipping,
-        body.currency ?? 'BRL',
-        body.payment_method,
-        body.product_type,
-        installments,
-        JSON.stringify(body.customer),
-        JSON.stringify(body.items),
-        JSON.stringify(rules),
-        JSON.stringify(parties),
-        json.to(body.metadata),
-        card?.token ?? null,
-        card?.brand ?? null,
-        card?.first_six ?? null,
-        card?.last_four ?? null,
-        card?.holder ?? null,
-        pix?.qr ?? null,
-        pix?.expiresAt ?? null,
-        origin?.paymentLinkId ?? null,
-        ts,
-        ts,
+        r.id,
+        r.merchant_id,
+        r.submerchant_id,
+        r.amount,
+        r.shipping_amount,
+        r.currency,
+        r.payment_method,
+        r.product_type,
+        r.installments,
+        r.customer,
+        r.items,
+        r.split_rules,
+        r.parties,
+        r.metadata,
+        r.card_token,
+        r.card_brand,
+        r.card_first_six,
+        r.card_last_four,
+        r.card_holder_name,
+        r.pix_qr_code,
+        r.pix_expires_at,
+        r.payment_link_id,
+        r.created_at,
+        r.updated_at,
       ],
     );
-    const row = await loadCharge(q, ctx.merchantId, id);
-    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(row), chargeId: id, at: now });
-    return row;
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(inserted), chargeId: id, at: now });
+    // the sandbox acquirer answers at once: a card charge is decided in the same transaction
+    if (card) return decideInTx(q, deps, inserted, card.decision, now, ctx.baseUrl);
+    return inserted;
   });
+  return chargeRecord(row);
+}
 
-  if (body.payment_method !== 'credit_card') return chargeRecord(created);
+/** The card data of a token blob, or null when it cannot be read. */
+function readCard(deps: AppDeps, encrypted: string | undefined): { number: string; expirationMonth: string; expirationYear: string; holderName?: string } | null {
+  if (!encrypted) return null;
   try {
-    return chargeRecord(await decideCardCharge(deps, ctx.merchantId, id, ctx.now(), ctx.baseUrl));
-  } catch (e) {
-    // The charge is committed as pending; the due-work sweep decides it on a later request.
-    deps.log?.({ level: 'error', request_id: ctx.requestId, error: (e as Error)?.name, message: `card decision deferred: ${(e as Error)?.message}` });
-    return chargeRecord(created);
+    return JSON.parse(deps.keyring.decrypt(encrypted));
+  } catch {
+    return null;
   }
 }
 
-function cardDecisionFor(deps: AppDeps, encrypted: string | undefined, now: Date): CardDecision {
-  if (!encrypted) return { approved: false, failure_code: 'processing_error', failure_reason: 'The card token is no longer available' };
-  let card: { number: string; expirationMonth: string; expirationYear: string };
-  try {
-    card = JSON.parse(deps.keyring.decrypt(encrypted));
-  } catch {
-    return { approved: false, failure_code: 'processing_error', failure_reason: 'The card data could not be read' };
-  }
+function cardDecisionFor(card: ReturnType<typeof readCard>, now: Date): CardDecision {
+  if (!card) return { approved: false, failure_code: 'processing_error', failure_reason: 'The card data could not be read' };
   const y = Number(card.expirationYear);
   const m = Number(card.expirationMonth);
   const expired = y < now.getUTCFullYear() || (y === now.getUTCFullYear() && m < now.getUTCMonth() + 1);
@@ -367,9 +403,10 @@ function cardDecisionFor(deps: AppDeps, encrypted: string | undefined, now: Date
 }
 
 /**
- * The sandbox acquirer's decision on a pending card charge, in its own transaction: captured
- * (with its receivables) or failed with a reason. A charge that is no longer pending is
- * returned as it is, so the create request and the sweep may both try.
+ * The sandbox acquirer's decision on a card charge still pending (one written by an earlier
+ * version, which decided in a second transaction and could crash in between): captured (with
+ * its receivables) or failed with a reason, in one transaction. A charge that is no longer
+ * pending is returned as it is.
  */
 export async function decideCardCharge(deps: AppDeps, merchantId: string, id: string, now: Date, baseUrl?: string): Promise<ChargeRow> {
   const pre = await loadCharge(deps.db, merchantId, id);
@@ -378,21 +415,29 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
     pre.card_token ?? '',
     merchantId,
   ]);
-  const decision = cardDecisionFor(deps, tok?.encrypted, now);
+  const decision: CardDecision = tok
+    ? cardDecisionFor(readCard(deps, tok.encrypted), now)
+    : { approved: false, failure_code: 'processing_error', failure_reason: 'The card token is no longer available' };
   return deps.db.tx(async (q) => {
     const row = await loadCharge(q, merchantId, id, true);
     if (row.status !== 'pending') return row;
-    if (decision.approved) return capture(q, deps, row, now, baseUrl);
-    assertTransition('charge', row.status, 'failed');
-    const ts = iso(now);
-    await q.run(
-      "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-      [decision.failure_code, decision.failure_reason, ts, ts, id],
-    );
-    const out = await loadCharge(q, merchantId, id);
-    await emitEvent(q, deps.ids, { merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });
-    return out;
+    return decideInTx(q, deps, row, decision, now, baseUrl);
   });
+}
+
+/** Applies the acquirer's decision to a pending card charge inside the caller's transaction. */
+async function decideInTx(q: Queryable, deps: AppDeps, row: ChargeRow, decision: CardDecision, now: Date, baseUrl?: string): Promise<ChargeRow> {
+  if (decision.approved) return capture(q, deps, row, now, baseUrl);
+  assertTransition('charge', row.status, 'failed');
+  const ts = iso(now);
+  const upd = await q.run(
+    "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+    [decision.failure_code, decision.failure_reason, ts, ts, row.id],
+  );
+  if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a decision`);
+  const out: ChargeRow = { ...row, status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts };
+  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', data: chargeRecord(out), chargeId: row.id, at: now });
+  return out;
 }
 
 /**
@@ -443,7 +488,7 @@ async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date, b
       }
     }
   }
-  const out = await loadCharge(q, row.merchant_id, row.id);
+  const out: ChargeRow = { ...row, status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts };
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', data: chargeRecord(out), chargeId: row.id, at: now });
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
