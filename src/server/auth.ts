@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { BlockList, isIP } from 'node:net';
 import type { AuthKind } from '../contract/endpoint.js';
 import { json } from '../store/db.js';
@@ -21,7 +22,12 @@ export function normalizeIp(ip: string): string {
 }
 
 export function ipAllowed(ip: string, allowed: string[]): boolean {
-  if (allowed.length === 0) return true;
+  return ipIn(blockListOf(allowed), ip);
+}
+
+/** The addresses and CIDR ranges of allowed_ips as a BlockList; null when any address may call. */
+function blockListOf(allowed: string[]): BlockList | null {
+  if (allowed.length === 0) return null;
   const list = new BlockList();
   for (const entry of allowed) {
     const [addr, bits] = entry.split('/') as [string, string | undefined];
@@ -29,6 +35,11 @@ export function ipAllowed(ip: string, allowed: string[]): boolean {
     if (bits === undefined) list.addAddress(addr, type);
     else list.addSubnet(addr, Number(bits), type);
   }
+  return list;
+}
+
+function ipIn(list: BlockList | null, ip: string): boolean {
+  if (!list) return true;
   const n = normalizeIp(ip);
   return list.check(n, isIP(n) === 6 ? 'ipv6' : 'ipv4');
 }
@@ -42,6 +53,53 @@ interface KeyRow {
   clock_offset_ms: number;
 }
 
+interface CachedKey {
+  row: KeyRow;
+  allowed: BlockList | null;
+  /** the secret this process last verified against row.secret_hash (memory only) */
+  verified: Buffer | null;
+}
+
+/**
+ * API keys read by this process, valid while the store's change token stays the same: any
+ * commit — on this connection or by another process on the same file — clears it, so a
+ * revoked key, a new allowed_ips or a moved merchant clock is seen by the next request.
+ * Stores that cannot tell (PostgreSQL, where replicas write) give no token and are read
+ * every time.
+ */
+export class AuthCache {
+  private token: string | undefined;
+  private readonly keys = new Map<string, CachedKey>();
+
+  /** The cached key for a public key, if the store has not changed since it was read. */
+  lookup(token: string, publicKey: string): CachedKey | undefined {
+    if (token !== this.token) {
+      this.keys.clear();
+      this.token = token;
+      return undefined;
+    }
+    return this.keys.get(publicKey);
+  }
+
+  remember(token: string, publicKey: string, row: KeyRow): CachedKey {
+    const entry = keyEntry(row);
+    if (token !== this.token) return entry;
+    if (this.keys.size >= 10_000) this.keys.clear();
+    this.keys.set(publicKey, entry);
+    return entry;
+  }
+}
+
+function keyEntry(row: KeyRow): CachedKey {
+  return { row, allowed: blockListOf(json.from<string[]>(row.allowed_ips, [])), verified: null };
+}
+
+function sameSecret(verified: Buffer | null, pass: string): boolean {
+  if (!verified) return false;
+  const b = Buffer.from(pass, 'utf8');
+  return b.length === verified.length && timingSafeEqual(b, verified);
+}
+
 /**
  * HTTP Basic with public_key:secret_key. The secret is compared in constant time against its
  * keyed hash. 401 for missing or wrong credentials, 403 for an inactive key, an IP outside
@@ -52,6 +110,7 @@ export async function authenticate(
   kind: AuthKind,
   header: string | undefined,
   clientIp: string,
+  cache?: AuthCache,
 ): Promise<Principal> {
   const creds = parseBasic(header);
   if (!creds || !creds.user) {
@@ -64,23 +123,31 @@ export async function authenticate(
       CHALLENGE,
     );
   }
-  const row = await deps.db.get<KeyRow>(
-    `SELECT k.id, k.merchant_id, k.secret_hash, k.is_active, k.allowed_ips, m.clock_offset_ms
-       FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.public_key = ?`,
-    [creds.user],
-  );
-  // Always spend one hash comparison so unknown keys and wrong secrets take the same time.
-  const secretOk = deps.keyring.verifySecret(creds.pass, row?.secret_hash ?? '0'.repeat(64));
-  if (!row) throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
+  // the change token is read when no transaction is open, and the read below then runs at once
+  const token = cache ? deps.db.changeToken?.() : undefined;
+  let entry = token === undefined ? undefined : cache!.lookup(token, creds.user);
+  if (!entry) {
+    const row = await deps.db.get<KeyRow>(
+      `SELECT k.id, k.merchant_id, k.secret_hash, k.is_active, k.allowed_ips, m.clock_offset_ms
+         FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.public_key = ?`,
+      [creds.user],
+    );
+    if (row) entry = token === undefined ? keyEntry(row) : cache!.remember(token, creds.user, row);
+  }
+  const row = entry?.row;
+  // Always spend one hash comparison so unknown keys and wrong secrets take the same time
+  // (a secret equal to the one already verified for this key is compared in constant time).
+  const secretOk = sameSecret(entry?.verified ?? null, creds.pass) || deps.keyring.verifySecret(creds.pass, row?.secret_hash ?? '0'.repeat(64));
+  if (!row || !entry) throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
   if (creds.pass === '') {
     if (kind === 'secret') {
       throw new ApiError('forbidden', 'This operation needs the secret key: send <PUBLIC_KEY>:<SECRET_KEY>');
     }
   } else if (!secretOk) {
     throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
-  }
+  } else if (!entry.verified) entry.verified = Buffer.from(creds.pass, 'utf8');
   if (!row.is_active) throw new ApiError('forbidden', 'This API key is inactive');
-  if (!ipAllowed(clientIp, json.from<string[]>(row.allowed_ips, []))) {
+  if (!ipIn(entry.allowed, clientIp)) {
     throw new ApiError('forbidden', 'This API key is not allowed from your IP address');
   }
   return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: Number(row.clock_offset_ms) };

@@ -31,6 +31,12 @@ export interface Db extends Queryable {
    */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * A value that changes whenever any transaction commits (in this process or another one),
+   * for validating in-process caches; undefined when the store cannot tell cheaply (then
+   * nothing may be cached).
+   */
+  changeToken?(): string | undefined;
 }
 
 export class UniqueViolation extends Error {
