@@ -1,8 +1,9 @@
 import { Hono, type Context } from 'hono';
 import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, envelope, listEnvelope } from '../contract/index.js';
 import { InvalidTransitionError } from '../domain/lifecycle.js';
-import { authenticate, normalizeIp } from './auth.js';
-import { JSON_LIMIT, parseJsonBody, readCapped } from './body.js';
+import { AuthCache, authenticate, normalizeIp } from './auth.js';
+import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
+import type { IncomingMessage } from 'node:http';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
 import { ApiError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
@@ -47,10 +48,11 @@ function resourceName(e: AnyEndpoint): string {
   return (e.tag.replace(/s$/, '') || 'resource');
 }
 
-function queryObject(url: URL): Record<string, string> {
+function queryObject(search: string): Record<string, string> {
   const out: Record<string, string> = {};
+  if (search.length <= 1) return out;
   const dups: string[] = [];
-  for (const [k, v] of url.searchParams) {
+  for (const [k, v] of new URLSearchParams(search)) {
     if (k in out) dups.push(k);
     out[k] = v;
   }
@@ -60,9 +62,24 @@ function queryObject(url: URL): Record<string, string> {
   return out;
 }
 
+/** Node's incoming message, when the app is served by the HTTP server (not in-process). */
+function incomingOf(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+}
+
+/** The query string of the request (with its '?', or ''), without parsing the whole URL on Node. */
+function searchOf(c: Context): string {
+  const raw = incomingOf(c)?.url;
+  if (raw !== undefined) {
+    const i = raw.indexOf('?');
+    return i < 0 ? '' : raw.slice(i);
+  }
+  return new URL(c.req.url).search;
+}
+
 /** A request header; on Node straight from the incoming message (no Headers object built). */
 function headerOf(c: Context, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming;
+  const incoming = incomingOf(c);
   if (incoming?.headers) {
     const v = incoming.headers[name];
     return Array.isArray(v) ? v.join(', ') : v;
@@ -74,8 +91,7 @@ function headerOf(c: Context, name: string): string | undefined {
 const tagged = new WeakSet<Response>();
 
 function clientIpOf(c: Context): string {
-  const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
-  return normalizeIp(incoming?.socket?.remoteAddress ?? '127.0.0.1');
+  return normalizeIp(incomingOf(c)?.socket?.remoteAddress ?? '127.0.0.1');
 }
 
 /**
@@ -90,6 +106,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   // served so far: the next request may skip it while neither has moved on (see dueSkip).
   const dueIdle = new Map<string, { at: number; writes: number }>();
   let writes = 0;
+  const authCache = new AuthCache();
 
   app.use('*', async (c, next) => {
     const incoming = headerOf(c, 'x-request-id');
@@ -152,7 +169,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const principal =
       e.auth === 'none'
         ? { merchantId: '', apiKeyId: '', clockOffsetMs: 0 }
-        : await authenticate(deps, e.auth, headerOf(c, 'authorization'), clientIp);
+        : await authenticate(deps, e.auth, headerOf(c, 'authorization'), clientIp, authCache);
     if (limiter && principal.apiKeyId) {
       const wait = limiter.take(principal.apiKeyId, Date.now());
       if (wait) {
@@ -161,7 +178,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
         });
       }
     }
-    const url = new URL(c.req.url);
+    const search = searchOf(c);
     const ctx: RequestContext = {
       deps,
       db: deps.db,
@@ -171,7 +188,9 @@ export function createApp(deps: AppDeps): Hono<Env> {
       req: c.req.raw,
       hono: c,
       clientIp,
-      baseUrl: deps.publicBaseUrl ?? url.origin,
+      get baseUrl() {
+        return deps.publicBaseUrl ?? new URL(c.req.url).origin;
+      },
       now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
     };
     if (principal.merchantId) await runDue(ctx);
@@ -180,7 +199,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     for (const [k, v] of Object.entries(params)) {
       if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(v)) throw new ApiError('not_found', `${resourceName(e)} not found`);
     }
-    const rawQuery = queryObject(url);
+    const rawQuery = queryObject(search);
     let query: unknown = undefined;
     if (e.query) query = parseWith(e.query, rawQuery, 'query');
     else if (Object.keys(rawQuery).length) {
@@ -193,7 +212,8 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
     let raw: Uint8Array = new Uint8Array(0);
     if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
-      raw = await readCapped(c.req.raw, JSON_LIMIT);
+      const incoming = incomingOf(c);
+      raw = incoming ? await readIncomingCapped(incoming, JSON_LIMIT) : await readCapped(c.req.raw, JSON_LIMIT);
     }
     const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
     if (idemKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idemKey)) {
@@ -202,7 +222,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
       ]);
     }
     if (idemKey) {
-      const claim = await claimKey(deps, principal.merchantId, idemKey, requestHash(e.method, url.pathname + url.search, raw));
+      const claim = await claimKey(deps, principal.merchantId, idemKey, requestHash(e.method, c.req.path + search, raw));
       if (claim.kind === 'replay') {
         return new Response(claim.response.body, {
           status: claim.response.status,
@@ -270,23 +290,23 @@ export function createApp(deps: AppDeps): Hono<Env> {
   /**
    * The due work of the caller's merchant, before its request. Every job is one indexed
    * query when nothing is due; on the hot path that is most of a read's cost, so when a run
-   * moved nothing, requests within DUE_SKIP_MS of merchant time after it (system clock; the
-   * same instant for a hand-moved clock), with no write served by this app in between, skip
-   * it: a time-based move can show up to DUE_SKIP_MS late on the request path (server mode
-   * also sweeps every second), and a write (which may create something due at once) always
-   * makes the next request look again.
+   * moved nothing, requests within DUE_SKIP_MS of merchant time after it skip it: on the
+   * system clock a time-based move — including one a write just scheduled — can show up to
+   * DUE_SKIP_MS late on the request path (server mode also sweeps every second). A
+   * hand-moved clock (tests, where time moves only when told) skips only at the very same
+   * instant and only while this app served no write, since a write may make something due
+   * at that instant.
    */
   async function runDue(ctx: RequestContext): Promise<void> {
     const at = ctx.now().getTime();
     const idle = dueIdle.get(ctx.merchantId);
-    // A hand-moved clock (tests) skips only at the very same instant; the system clock, whose
-    // time moves on its own, within DUE_SKIP_MS.
-    const window = deps.clock === systemClock ? DUE_SKIP_MS : 1;
-    if (idle && idle.writes === writes && at >= idle.at && at - idle.at < window) return;
+    const realTime = deps.clock === systemClock;
+    const window = realTime ? DUE_SKIP_MS : 1;
+    if (idle && (realTime || idle.writes === writes) && at >= idle.at && at - idle.at < window) return;
     const before = writes;
     // a failed job (logged by runDueJobs) is not idle: the next request tries again
     const { moved, failed } = await runDueJobs(ctx);
-    if (moved === 0 && !failed && before === writes) {
+    if (moved === 0 && !failed && (realTime || before === writes)) {
       if (dueIdle.size > 10_000) dueIdle.clear();
       dueIdle.set(ctx.merchantId, { at, writes });
     } else dueIdle.delete(ctx.merchantId);

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { ApiError } from './errors.js';
 
 export const JSON_LIMIT = 1024 * 1024;
@@ -31,13 +32,54 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
   return out;
 }
 
+/**
+ * The same, read straight from Node's incoming message (the HTTP server), without building a
+ * web stream over it. A body over `max` bytes is refused as soon as it passes the limit; the
+ * rest is left for the server to discard.
+ */
+export function readIncomingCapped(incoming: IncomingMessage, max: number): Promise<Uint8Array> {
+  const declared = Number(incoming.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    return Promise.reject(new ApiError('payload_too_large', `Request body is larger than ${max} bytes`));
+  }
+  if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = (err: unknown, value?: Uint8Array) => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('aborted', onAborted);
+      if (err) reject(err);
+      else resolve(value!);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > max) {
+        incoming.pause();
+        done(new ApiError('payload_too_large', `Request body is larger than ${max} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = () => done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    const onError = (e: unknown) => done(e);
+    const onAborted = () => done(new Error('the client closed the request'));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('aborted', onAborted);
+  });
+}
+
 export function parseJsonBody(bytes: Uint8Array, contentType: string | null): unknown {
   if (bytes.byteLength === 0) return undefined;
   if (!contentType || !/^application\/(.+\+)?json\b/i.test(contentType)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
   }
   try {
-    return JSON.parse(Buffer.from(bytes).toString('utf8'));
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
   } catch (e) {
     throw new ApiError('invalid_json', `The request body is not valid JSON: ${(e as Error).message}`);
   }
