@@ -52,7 +52,9 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../server/runtime.js');
   const { listen } = await import('../../server/http.js');
-  const log = g.quiet ? undefined : (entry: Record<string, unknown>) => io.err(JSON.stringify({ ts: new Date().toISOString(), ...entry }) + '\n');
+  // one JSON line per request; written once per turn of the event loop, not once per line
+  const logLines = lineBuffer((s) => io.err(s));
+  const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
   let rt;
   try {
     rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit });
@@ -90,6 +92,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
     const stop = async (sig: string) => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
+      logLines.flush();
       if (!g.quiet) io.err(`${sig}: stopping…\n`);
       clearInterval(sweeper);
       await worker.stop();
@@ -106,7 +109,32 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   io.out(server.url + '\n');
   if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}); Ctrl-C to stop\n`);
   await stopped;
+  logLines.flush();
   return EXIT.ok;
+}
+
+/** Lines joined and written together at the end of the current turn of the event loop. */
+export function lineBuffer(write: (s: string) => void): { push(line: string): void; flush(): void } {
+  let pending: string[] = [];
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (!pending.length) return;
+    const out = pending.join('\n') + '\n';
+    pending = [];
+    write(out);
+  };
+  return {
+    push(line) {
+      pending.push(line);
+      if (pending.length >= 256) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
 }
 
 /** "RPS[,BURST]" or "off" */
