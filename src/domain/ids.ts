@@ -1,7 +1,21 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 let lastMs = -1;
 let seq = 0;
+
+// Random bytes are drawn from the CSPRNG 4 KiB at a time (one call per 256 ids, as
+// crypto.randomUUID does) and each id copies its 16 bytes out, so no two ids share any.
+const POOL = Buffer.alloc(4096);
+let poolAt = POOL.length;
+function random16(): Buffer {
+  if (poolAt + 16 > POOL.length) {
+    randomFillSync(POOL);
+    poolAt = 0;
+  }
+  const b = Buffer.from(POOL.subarray(poolAt, poolAt + 16));
+  poolAt += 16;
+  return b;
+}
 
 /**
  * UUID version 7: time-ordered, so ids sort by creation and index well. Within one
@@ -9,7 +23,7 @@ let seq = 0;
  * by one process also sort in the order they were made.
  */
 export function uuidv7(now: number = Date.now()): string {
-  const b = randomBytes(16);
+  const b = random16();
   if (now <= lastMs) {
     // same millisecond (or the clock stepped back): keep counting on the last timestamp
     now = lastMs;

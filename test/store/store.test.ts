@@ -282,3 +282,78 @@ describe(`store contract (${backend})`, () => {
     expect(await reopened.all('SELECT key FROM meta')).toEqual([]);
   });
 });
+
+describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
+  const sq = () => db as import('../../src/store/sqlite.js').SqliteDb;
+
+  it('transactions queued together share one COMMIT, each resolving only once it is on disk', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const outside = new Database(store.location, { readonly: true });
+    const before = { ...sq().groups };
+    const seenCommitted: boolean[] = [];
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        db
+          .tx(async (q) => {
+            await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [`g${i}`, i]);
+            return i;
+          })
+          .then((n) => {
+            // another connection (as another process would) already sees the row
+            seenCommitted.push(outside.prepare('SELECT n FROM scratch WHERE id = ?').get(`g${n}`) !== undefined);
+          }),
+      ),
+    );
+    outside.close();
+    expect(seenCommitted).toEqual(Array(50).fill(true));
+    const commits = sq().groups.commits - before.commits;
+    expect(sq().groups.transactions - before.transactions).toBe(50);
+    expect(commits).toBeGreaterThanOrEqual(1);
+    expect(commits).toBeLessThan(50);
+  });
+
+  it('a transaction that throws rolls back alone; the others of its group commit', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) =>
+        db.tx(async (q) => {
+          await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [`r${i}`, i]);
+          await q.run("UPDATE scratch SET note = 'touched' WHERE id = 'r0'");
+          if (i % 3 === 0) throw new Error(`refused ${i}`);
+          return i;
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 3 === 0 ? 'rejected' : 'fulfilled')));
+    const rows = await db.all<{ id: string }>("SELECT id FROM scratch WHERE id LIKE 'r%' ORDER BY n");
+    expect(rows.map((r) => r.id)).toEqual(['r1', 'r2', 'r4', 'r5', 'r7', 'r8']);
+  });
+
+  it('a read issued while a group is open waits for it and never sees what it rolls back', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const failing = db.tx(async (q) => {
+      await q.run("INSERT INTO scratch (id, n) VALUES ('dirty', 1)");
+      await gate; // (tests only: a transaction must not wait on anything but the store)
+      throw new Error('rolled back');
+    });
+    const read = db.get('SELECT id FROM scratch WHERE id = ?', ['dirty']);
+    release();
+    await expect(failing).rejects.toThrow('rolled back');
+    expect(await read).toBeUndefined();
+  });
+
+  it('a UNIQUE violation inside a grouped transaction fails that transaction only', async () => {
+    await db.run("INSERT INTO scratch (id, n) VALUES ('u', 1)");
+    const [dup, ok] = await Promise.allSettled([
+      db.tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('u', 2)")),
+      db.tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('v', 3)")),
+    ]);
+    expect(dup.status).toBe('rejected');
+    expect((dup as PromiseRejectedResult).reason).toBeInstanceOf(UniqueViolation);
+    expect(ok.status).toBe('fulfilled');
+    expect(await db.all('SELECT id, n FROM scratch ORDER BY id')).toEqual([
+      { id: 'u', n: 1 },
+      { id: 'v', n: 3 },
+    ]);
+  });
+});

@@ -343,45 +343,58 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
       created_at: ts,
       updated_at: ts,
     };
-    const r = inserted;
-    await q.run(
-      `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
-         installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
-         card_holder_name, pix_qr_code, pix_expires_at, payment_link_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        r.id,
-        r.merchant_id,
-        r.submerchant_id,
-        r.amount,
-        r.shipping_amount,
-        r.currency,
-        r.payment_method,
-        r.product_type,
-        r.installments,
-        r.customer,
-        r.items,
-        r.split_rules,
-        r.parties,
-        r.metadata,
-        r.card_token,
-        r.card_brand,
-        r.card_first_six,
-        r.card_last_four,
-        r.card_holder_name,
-        r.pix_qr_code,
-        r.pix_expires_at,
-        r.payment_link_id,
-        r.created_at,
-        r.updated_at,
-      ],
-    );
     await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(inserted), chargeId: id, at: now });
-    // the sandbox acquirer answers at once: a card charge is decided in the same transaction
-    if (card) return decideInTx(q, deps, inserted, card.decision, now, ctx.baseUrl);
+    // The sandbox acquirer answers at once, so a card charge is decided in this transaction
+    // and its row written once, in the decided state (no one can see it pending in between).
+    if (card) return decideInTx(q, deps, inserted, card.decision, now, ctx.baseUrl, (final) => insertCharge(q, final));
+    await insertCharge(q, inserted);
     return inserted;
   });
   return chargeRecord(row);
+}
+
+/** Writes a charge row as it is (pending, or already decided). */
+async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
+  await q.run(
+    `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
+       installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
+       card_holder_name, pix_qr_code, pix_expires_at, fee_amount, net_amount, failure_code, failure_reason, captured_at, failed_at,
+       payment_link_id, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      r.id,
+      r.merchant_id,
+      r.submerchant_id,
+      r.amount,
+      r.shipping_amount,
+      r.currency,
+      r.status,
+      r.payment_method,
+      r.product_type,
+      r.installments,
+      r.customer,
+      r.items,
+      r.split_rules,
+      r.parties,
+      r.metadata,
+      r.card_token,
+      r.card_brand,
+      r.card_first_six,
+      r.card_last_four,
+      r.card_holder_name,
+      r.pix_qr_code,
+      r.pix_expires_at,
+      r.fee_amount,
+      r.net_amount,
+      r.failure_code,
+      r.failure_reason,
+      r.captured_at,
+      r.failed_at,
+      r.payment_link_id,
+      r.created_at,
+      r.updated_at,
+    ],
+  );
 }
 
 /** The card data of a token blob, or null when it cannot be read. */
@@ -425,17 +438,32 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
   });
 }
 
-/** Applies the acquirer's decision to a pending card charge inside the caller's transaction. */
-async function decideInTx(q: Queryable, deps: AppDeps, row: ChargeRow, decision: CardDecision, now: Date, baseUrl?: string): Promise<ChargeRow> {
-  if (decision.approved) return capture(q, deps, row, now, baseUrl);
+/**
+ * Applies the acquirer's decision to a pending card charge inside the caller's transaction:
+ * by an UPDATE of its row, or — `insert`, for a charge not yet written — by writing the row
+ * in its decided state.
+ */
+async function decideInTx(
+  q: Queryable,
+  deps: AppDeps,
+  row: ChargeRow,
+  decision: CardDecision,
+  now: Date,
+  baseUrl?: string,
+  insert?: (decided: ChargeRow) => Promise<void>,
+): Promise<ChargeRow> {
+  if (decision.approved) return capture(q, deps, row, now, baseUrl, insert);
   assertTransition('charge', row.status, 'failed');
   const ts = iso(now);
-  const upd = await q.run(
-    "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-    [decision.failure_code, decision.failure_reason, ts, ts, row.id],
-  );
-  if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a decision`);
   const out: ChargeRow = { ...row, status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts };
+  if (insert) await insert(out);
+  else {
+    const upd = await q.run(
+      "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+      [decision.failure_code, decision.failure_reason, ts, ts, row.id],
+    );
+    if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a decision`);
+  }
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', data: chargeRecord(out), chargeId: row.id, at: now });
   return out;
 }
@@ -447,16 +475,27 @@ async function decideInTx(q: Queryable, deps: AppDeps, row: ChargeRow, decision:
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
  */
-async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date, baseUrl?: string): Promise<ChargeRow> {
+async function capture(
+  q: Queryable,
+  deps: AppDeps,
+  row: ChargeRow,
+  now: Date,
+  baseUrl?: string,
+  insert?: (captured: ChargeRow) => Promise<void>,
+): Promise<ChargeRow> {
   assertTransition('charge', row.status, 'captured');
   const parties = json.from<StoredParty[]>(row.parties, []);
   const plan = planOf(row.payment_method, Number(row.installments), parties);
   const ts = iso(now);
-  const upd = await q.run(
-    "UPDATE charges SET status = 'captured', fee_amount = ?, net_amount = ?, captured_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-    [plan.fee, plan.net, ts, ts, row.id],
-  );
-  if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a capture`);
+  const out: ChargeRow = { ...row, status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts };
+  if (insert) await insert(out);
+  else {
+    const upd = await q.run(
+      "UPDATE charges SET status = 'captured', fee_amount = ?, net_amount = ?, captured_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
+      [plan.fee, plan.net, ts, ts, row.id],
+    );
+    if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a capture`);
+  }
   for (const pp of plan.parties) {
     const party = parties[pp.key]!;
     for (const inst of pp.installments) {
@@ -488,7 +527,6 @@ async function capture(q: Queryable, deps: AppDeps, row: ChargeRow, now: Date, b
       }
     }
   }
-  const out: ChargeRow = { ...row, status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts };
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', data: chargeRecord(out), chargeId: row.id, at: now });
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
