@@ -70,6 +70,9 @@ export class SqliteDb implements Db {
     // reads of large lists walk indexes: a 32 MiB page cache and the file mapped (256 MiB)
     this.conn.pragma('cache_size = -32768');
     if (file !== ':memory:') this.conn.pragma('mmap_size = 268435456');
+    // each transaction of a group runs in a savepoint, whose journal of the pages it changes
+    // would otherwise spill to a temp file past 64 KiB: keep it (and any temp table) in memory
+    this.conn.pragma('temp_store = MEMORY');
     this.dataVersion = this.conn.prepare('PRAGMA data_version').pluck();
     const self = this;
     this.inner = {

@@ -508,3 +508,26 @@ describe('address policy at send time', () => {
     expect(l.error_message).toContain('loopback');
   });
 });
+
+describe('the outbox without listeners', () => {
+  it('an event of a merchant with no active endpoint is written fanned out; with one it waits for the fan-out', async () => {
+    const undispatched = async (id: string) =>
+      (await env.rt.deps.db.get<{ d: string | null }>('SELECT dispatched_at AS d FROM events WHERE id = ?', [id]))!.d === null;
+    const quiet = await emit('charge.captured', charge(crypto.randomUUID()));
+    expect(await undispatched(quiet)).toBe(false);
+
+    const r = await recv();
+    const ep = await endpoint(r.url);
+    const heard = await emit('charge.captured', charge(crypto.randomUUID()));
+    expect(await undispatched(heard)).toBe(true);
+    await deliverDue(env.rt.deps, { deadlineMs: 5_000 });
+    expect(await undispatched(heard)).toBe(false);
+    // only the event written while the endpoint was active is delivered to it
+    const d = await env.rt.deps.db.all<{ event_id: string }>('SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ?', [ep.id]);
+    expect(d.map((x) => x.event_id)).toEqual([heard]);
+
+    // a disabled endpoint listens no more
+    await env.rt.deps.db.run("UPDATE webhook_endpoints SET status = 'disabled' WHERE id = ?", [ep.id]);
+    expect(await undispatched(await emit('charge.captured', charge(crypto.randomUUID())))).toBe(false);
+  });
+});
