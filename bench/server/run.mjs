@@ -2,6 +2,8 @@
 //
 // Baselines measured in the same run:
 //  - a bare node:http server answering a small JSON (for GET /v1/charges/{id})
+//  - for reference, Hono on @hono/node-server answering the same JSON (hono-baseline.mjs):
+//    what the framework mpay's server is built on costs by itself
 //  - the raw single-transaction SQLite insert rate (better-sqlite3, WAL, synchronous=FULL,
 //    BEGIN IMMEDIATE; INSERT one charge-sized row; COMMIT) (for POST /v1/charges)
 // against `mpay server start --rate-limit off` on a temp data directory seeded through the
@@ -122,6 +124,7 @@ if (created.status !== 0) throw new Error(`admin merchants create: ${created.std
 const merchant = JSON.parse(created.stdout);
 const mpay = await startServer([bin, 'server', 'start', '--port', '0', '--rate-limit', 'off']);
 const bare = await startServer(['-e', BARE]);
+const hono = await startServer([join(root, 'bench', 'server', 'hono-baseline.mjs')]);
 const secret = `${merchant.public_key}:${merchant.secret_key}`;
 const tok = await api(mpay.url, 'POST', '/v1/tokens', `${merchant.public_key}:`, {
   card: { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' },
@@ -158,12 +161,14 @@ end
 );
 
 // --- measure --------------------------------------------------------------------------
-const runs = { bare: [], get: [], post: [], sqlite: [] };
+const runs = { bare: [], hono: [], get: [], post: [], sqlite: [] };
 // warm-up (JIT, page cache)
 wrk(bare.url + '/', null);
+wrk(`${hono.url}/v1/charges/${chargeId}`, null);
 wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua);
 for (let i = 0; i < REPEATS; i++) {
   runs.bare.push(wrk(bare.url + '/', null));
+  runs.hono.push(wrk(`${hono.url}/v1/charges/${chargeId}`, null));
   runs.get.push(wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua));
   runs.sqlite.push({ rps: sqliteInsertRate(DURATION) });
   runs.post.push(wrk(`${mpay.url}/v1/charges`, postLua));
@@ -178,6 +183,7 @@ const bareRps = med('bare', 'rps');
 const rawRps = med('sqlite', 'rps');
 const rows = [
   ['bare node:http, small JSON', bareRps, med('bare', 'p50'), med('bare', 'p99'), '1.00 (baseline)', ''],
+  ['Hono on @hono/node-server, same JSON', med('hono', 'rps'), med('hono', 'p50'), med('hono', 'p99'), `${fmt((100 * med('hono', 'rps')) / bareRps)} % of bare (reference)`, ''],
   ['raw SQLite insert, 1 tx (WAL, FULL)', rawRps, NaN, NaN, '1.00 (baseline)', ''],
   ['GET /v1/charges/{id}', med('get', 'rps'), med('get', 'p50'), med('get', 'p99'), `${fmt((100 * med('get', 'rps')) / bareRps)} % of bare`, 0.35 <= med('get', 'rps') / bareRps ? 'target ≥ 35 %: met' : 'target ≥ 35 %: NOT met'],
   ['POST /v1/charges (card, 1x)', med('post', 'rps'), med('post', 'p50'), med('post', 'p99'), `${fmt((100 * med('post', 'rps')) / rawRps)} % of raw insert`, 0.4 <= med('post', 'rps') / rawRps ? 'target ≥ 40 %: met' : 'target ≥ 40 %: NOT met'],
