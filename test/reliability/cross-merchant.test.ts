@@ -38,6 +38,8 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
   await env.rt.deps.db.tx((q) =>
     credit(q, env.rt.deps.ids, { walletId: A.wallet_id, amount: 100_000, referenceType: 'test', referenceId: env.rt.deps.ids(), description: 'funding', at: env.clock.now() }),
   );
+  // the endpoint first: it receives the events written while it is active
+  const hook = await ok('POST', '/v1/postbacks/endpoints', { url: rcv.url, events: ['*'] });
   const card = (await cardCharge(env, 5000)).body.data;
   const pix = await ok('POST', '/v1/charges', chargeBody(3000, { payment_method: 'pix' }));
   const withdrawal = await ok('POST', '/v1/withdrawals', {
@@ -60,7 +62,6 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
   expect(up.status).toBe(201);
   const file = ((await up.json()) as any).data;
   const apiKey = await ok('POST', '/v1/api-keys', { name: 'segunda' });
-  const hook = await ok('POST', '/v1/postbacks/endpoints', { url: rcv.url, events: ['*'] });
   await deliverDue(env.rt.deps, { deadlineMs: 10_000 });
   const logs = (await env.call('GET', '/v1/postbacks/delivery-logs?per_page=1')).body.data;
   expect(logs.length).toBe(1);
