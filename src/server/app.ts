@@ -16,7 +16,6 @@ import { buildOpenApi } from '../contract/openapi.js';
 import { systemClock } from './clock.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const REQUEST_ID_RE = /^[A-Za-z0-9._-]{8,64}$/;
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** How long (merchant time) a request may skip the due work after a run that moved nothing. */
@@ -28,14 +27,10 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-/** The error envelope; with a request id, the response carries it (X-Request-Id). */
-export function errorResponse(err: ApiError, requestId?: string): Response {
+export function errorResponse(err: ApiError): Response {
   const body: Record<string, unknown> = { success: false, message: err.message, error: err.code };
   if (err.details?.length) body.details = err.details;
-  if (!requestId) return jsonResponse(err.status, body, err.headers);
-  const res = jsonResponse(err.status, body, { ...err.headers, 'X-Request-Id': requestId });
-  tagged.add(res);
-  return res;
+  return jsonResponse(err.status, body, err.headers);
 }
 
 function toApiError(err: unknown, deps: AppDeps, requestId: string): ApiError {
@@ -113,76 +108,25 @@ export function createApp(deps: AppDeps): Hono<Env> {
   let writes = 0;
   const authCache = new AuthCache();
 
-  /** The caller's X-Request-Id when well-formed, else a new one. */
-  function requestIdFor(c: Context<Env>): string {
-    const given = headerOf(c, 'x-request-id');
-    const requestId = given && REQUEST_ID_RE.test(given) ? given : crypto.randomUUID();
+  app.use('*', async (c, next) => {
+    const incoming = headerOf(c, 'x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
     c.set('requestId', requestId);
-    return requestId;
-  }
-  function logRequest(c: Context<Env>, requestId: string, status: number, started: number): void {
+    const started = performance.now();
+    await next();
+    if (!tagged.has(c.res)) c.res.headers.set('X-Request-Id', requestId);
     deps.log?.({
       level: 'info',
       request_id: requestId,
       method: c.req.method,
       path: c.req.path,
-      status,
+      status: c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
-  }
-
-  // The API's endpoints come first, each one the only handler of its method and path (Hono's
-  // fastest dispatch); they tag, log and turn errors into the envelope themselves.
-  const table = handlers as Record<string, Handler<AnyEndpoint> | undefined>;
-  const allowed = new Map<string, string[]>();
-  for (const e of endpoints as readonly AnyEndpoint[]) {
-    const h = table[e.id];
-    if (!h) throw new Error(`no handler for endpoint ${e.id}`);
-    // Sandbox routes do not exist in production: a 404, not a 405.
-    if (e.sandbox && deps.mode === 'production') continue;
-    const path = honoPath(e.path);
-    allowed.set(path, [...(allowed.get(path) ?? []), e.method]);
-    app.on(e.method, path, async (c) => {
-      const requestId = requestIdFor(c);
-      const started = performance.now();
-      let res: Response;
-      try {
-        res = await run(c, e, h, requestId);
-        if (!tagged.has(res)) res.headers.set('X-Request-Id', requestId);
-      } catch (err) {
-        res = errorResponse(toApiError(err, deps, requestId), requestId);
-      }
-      logRequest(c, requestId, res.status, started);
-      return res;
-    });
-  }
-  // A known path with another method is a 405 with Allow, not a 404.
-  const known = [...allowed].map(([path, methods]) => ({
-    re: new RegExp(`^${path.replace(/:[A-Za-z_]+/g, '[^/]+')}$`),
-    methods: methods.join(', '),
-  }));
-
-  // Everything else (the OpenAPI document, health, the hosted checkout, unknown paths): the
-  // same request id and log line, by middleware.
-  app.use('*', async (c, next) => {
-    const requestId = requestIdFor(c);
-    const started = performance.now();
-    await next();
-    if (!tagged.has(c.res)) c.res.headers.set('X-Request-Id', requestId);
-    logRequest(c, requestId, c.res.status, started);
   });
 
-  app.onError((err, c) => errorResponse(toApiError(err, deps, c.get('requestId')), c.get('requestId')));
-  app.notFound((c) => {
-    const k = known.find((x) => x.re.test(c.req.path));
-    if (k) {
-      return errorResponse(
-        new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${k.methods}`, undefined, { Allow: k.methods }),
-        c.get('requestId'),
-      );
-    }
-    return errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`), c.get('requestId'));
-  });
+  app.onError((err, c) => errorResponse(toApiError(err, deps, c.get('requestId'))));
+  app.notFound((c) => errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`)));
 
   app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin)));
   app.get('/healthz', (c) => c.json({ success: true, message: 'ok', data: { status: 'ok' } }));
@@ -190,9 +134,37 @@ export function createApp(deps: AppDeps): Hono<Env> {
     await deps.db.get('SELECT 1 AS ok');
     return c.json({ success: true, message: 'ready', data: { status: 'ready' } });
   });
+
+  const table = handlers as Record<string, Handler<AnyEndpoint> | undefined>;
+  const seen = new Set<string>();
+  for (const e of endpoints as readonly AnyEndpoint[]) {
+    const h = table[e.id];
+    if (!h) throw new Error(`no handler for endpoint ${e.id}`);
+    // Sandbox routes do not exist in production: a 404, not a 405 from the fallback below.
+    if (e.sandbox && deps.mode === 'production') continue;
+    seen.add(`${e.method} ${honoPath(e.path)}`);
+    app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
+  }
   for (const r of rawRoutes) r(app, deps);
 
-  async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>, requestId: string): Promise<Response> {
+  // A known path with another method is a 405, not a 404.
+  const byPath = new Map<string, string[]>();
+  for (const k of seen) {
+    const [m, p] = k.split(' ') as [string, string];
+    byPath.set(p, [...(byPath.get(p) ?? []), m]);
+  }
+  for (const [p, methods] of byPath) {
+    app.all(p, (c) =>
+      errorResponse(
+        new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${c.req.path}; use ${methods.join(', ')}`, undefined, {
+          Allow: methods.join(', '),
+        }),
+      ),
+    );
+  }
+
+  async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>): Promise<Response> {
+    const requestId = c.get('requestId');
     const clientIp = clientIpOf(c);
     const principal =
       e.auth === 'none'
@@ -252,12 +224,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     if (idemKey) {
       const claim = await claimKey(deps, principal.merchantId, idemKey, requestHash(e.method, c.req.path + search, raw));
       if (claim.kind === 'replay') {
-        const replay = new Response(claim.response.body, {
+        return new Response(claim.response.body, {
           status: claim.response.status,
-          headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true', 'X-Request-Id': requestId },
+          headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true' },
         });
-        tagged.add(replay);
-        return replay;
       }
     }
     try {

@@ -134,11 +134,11 @@ export async function authenticate(
     );
     if (row) entry = token === undefined ? keyEntry(row) : cache!.remember(token, creds.user, row);
   }
-  const row = entry?.row;
   // Always spend one hash comparison so unknown keys and wrong secrets take the same time
   // (a secret equal to the one already verified for this key is compared in constant time).
-  const secretOk = sameSecret(entry?.verified ?? null, creds.pass) || deps.keyring.verifySecret(creds.pass, row?.secret_hash ?? '0'.repeat(64));
-  if (!row || !entry) throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
+  const secretOk = sameSecret(entry?.verified ?? null, creds.pass) || deps.keyring.verifySecret(creds.pass, entry?.row.secret_hash ?? '0'.repeat(64));
+  if (!entry) throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
+  const { row } = entry;
   if (creds.pass === '') {
     if (kind === 'secret') {
       throw new ApiError('forbidden', 'This operation needs the secret key: send <PUBLIC_KEY>:<SECRET_KEY>');

@@ -3,12 +3,12 @@ import { ApiError } from './errors.js';
 
 export const JSON_LIMIT = 1024 * 1024;
 
+const tooLarge = (max: number) => new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
+const declaredOver = (contentLength: string | null | undefined, max: number) => Number(contentLength ?? NaN) > max;
+
 /** Reads a request body up to `max` bytes; past that a 413, without reading the rest. */
 export async function readCapped(req: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get('content-length') ?? NaN);
-  if (Number.isFinite(declared) && declared > max) {
-    throw new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
-  }
+  if (declaredOver(req.headers.get('content-length'), max)) throw tooLarge(max);
   if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -19,7 +19,7 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
     size += value.byteLength;
     if (size > max) {
       await reader.cancel().catch(() => undefined);
-      throw new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
+      throw tooLarge(max);
     }
     chunks.push(value);
   }
@@ -38,10 +38,7 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
  * rest is left for the server to discard.
  */
 export function readIncomingCapped(incoming: IncomingMessage, max: number): Promise<Uint8Array> {
-  const declared = Number(incoming.headers['content-length'] ?? NaN);
-  if (Number.isFinite(declared) && declared > max) {
-    return Promise.reject(new ApiError('payload_too_large', `Request body is larger than ${max} bytes`));
-  }
+  if (declaredOver(incoming.headers['content-length'], max)) return Promise.reject(tooLarge(max));
   if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -58,7 +55,7 @@ export function readIncomingCapped(incoming: IncomingMessage, max: number): Prom
       size += chunk.byteLength;
       if (size > max) {
         incoming.pause();
-        done(new ApiError('payload_too_large', `Request body is larger than ${max} bytes`));
+        done(tooLarge(max));
         return;
       }
       chunks.push(chunk);

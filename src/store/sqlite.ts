@@ -54,10 +54,8 @@ export class SqliteDb implements Db {
   private draining = false;
   private readonly inner: Queryable;
   private readonly dataVersion: Database.Statement;
-  /** transactions this connection committed (data_version counts only other connections') */
-  private commits = 0;
   private closed = false;
-  /** statistics of the group commit: groups committed and transactions in them */
+  /** groups this connection committed (data_version counts only other connections' commits), and the transactions in them */
   readonly groups = { commits: 0, transactions: 0 };
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
@@ -153,7 +151,7 @@ export class SqliteDb implements Db {
    */
   changeToken(): string | undefined {
     if (this.draining || this.closed) return undefined;
-    return `${this.dataVersion.get() as number}:${this.commits}`;
+    return `${this.dataVersion.get() as number}:${this.groups.commits}`;
   }
 
   private async drain(): Promise<void> {
@@ -225,7 +223,6 @@ export class SqliteDb implements Db {
       for (const d of done) d.job.reject(e);
       return;
     }
-    this.commits++;
     this.groups.commits++;
     this.groups.transactions += done.length;
     for (const d of done) d.job.resolve(d.value);
