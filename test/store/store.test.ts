@@ -104,6 +104,24 @@ describe(`store contract (${backend})`, () => {
     expect(back).toEqual({ n: 30 });
   });
 
+  it('rows are plain objects keyed by column name, in column order; a later duplicate name wins', async () => {
+    await db.run("INSERT INTO scratch (id, n, note) VALUES ('a', 7, 'x\"y')");
+    const r = await db.get<Record<string, unknown>>(`SELECT note, n AS "odd name", id, n AS "d", id AS "d" FROM scratch`);
+    expect(Object.keys(r!)).toEqual(['note', 'odd name', 'id', 'd']);
+    expect(r).toEqual({ note: 'x"y', 'odd name': 7, id: 'a', d: 'a' });
+    expect(Object.getPrototypeOf(r)).toBe(Object.prototype);
+    // the same statement answering no row, then rows through all()
+    expect(await db.get(`SELECT note, n AS "odd name" FROM scratch WHERE id = 'none'`)).toBeUndefined();
+    expect(await db.all(`SELECT note, n AS "odd name", id, n AS "d", id AS "d" FROM scratch`)).toEqual([r]);
+  });
+
+  it.runIf(backend === 'sqlite')('a column named __proto__ is an own property, not the prototype', async () => {
+    const r = await db.get<Record<string, unknown>>(`SELECT 1 AS "__proto__", 2 AS b`);
+    expect(Object.getPrototypeOf(r)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(r, '__proto__')?.value).toBe(1);
+    expect(r!.b).toBe(2);
+  });
+
   it('binds booleans as 0/1 flags and bytes as blobs', async () => {
     await db.run('CREATE TABLE flags (id TEXT PRIMARY KEY, f INTEGER NOT NULL, b ' + (backend === 'postgres' ? 'BYTEA' : 'BLOB') + ')');
     await db.run('INSERT INTO flags (id, f, b) VALUES (?, ?, ?)', ['x', true, new Uint8Array([0, 1, 255])]);
