@@ -4,6 +4,9 @@
 //  - a bare node:http server answering a small JSON (for GET /v1/charges/{id})
 //  - for reference, Hono on @hono/node-server answering the same JSON (hono-baseline.mjs):
 //    what the framework mpay's server is built on costs by itself
+//  - for reference, node:http answering GET /v1/charges/{id} with one SQLite read of the same
+//    charge from mpay's database and nothing else (sqlite-read-baseline.mjs): the ceiling for
+//    any GET that reads SQLite on this machine
 //  - the raw single-transaction SQLite insert rate (better-sqlite3, WAL, synchronous=FULL,
 //    BEGIN IMMEDIATE; INSERT one charge-sized row; COMMIT) (for POST /v1/charges)
 // against `mpay server start --rate-limit off` on a temp data directory seeded through the
@@ -12,6 +15,7 @@
 // Targets: GET ≥ 35 % of bare node; POST ≥ 40 % of the raw insert rate.
 //
 //   node bench/server/run.mjs            # DURATION=5 REPEATS=3 CONNECTIONS=16 by default
+//   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s (the spread behind a median)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -139,6 +143,7 @@ const chargeBody = {
 };
 let chargeId = '';
 for (let i = 0; i < 50; i++) chargeId = (await api(mpay.url, 'POST', '/v1/charges', secret, chargeBody)).id;
+const sqliteRead = await startServer([join(root, 'bench', 'server', 'sqlite-read-baseline.mjs'), join(dataDir, 'mpay.db')]);
 
 const authHeader = 'Basic ' + Buffer.from(secret).toString('base64');
 const getLua = join(tmp, 'get.lua');
@@ -161,14 +166,16 @@ end
 );
 
 // --- measure --------------------------------------------------------------------------
-const runs = { bare: [], hono: [], get: [], post: [], sqlite: [] };
+const runs = { bare: [], hono: [], read: [], get: [], post: [], sqlite: [] };
 // warm-up (JIT, page cache)
 wrk(bare.url + '/', null);
 wrk(`${hono.url}/v1/charges/${chargeId}`, null);
+wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null);
 wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua);
 for (let i = 0; i < REPEATS; i++) {
   runs.bare.push(wrk(bare.url + '/', null));
   runs.hono.push(wrk(`${hono.url}/v1/charges/${chargeId}`, null));
+  runs.read.push(wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null));
   runs.get.push(wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua));
   runs.sqlite.push({ rps: sqliteInsertRate(DURATION) });
   runs.post.push(wrk(`${mpay.url}/v1/charges`, postLua));
@@ -184,16 +191,18 @@ const rawRps = med('sqlite', 'rps');
 const rows = [
   ['bare node:http, small JSON', bareRps, med('bare', 'p50'), med('bare', 'p99'), '1.00 (baseline)', ''],
   ['Hono on @hono/node-server, same JSON', med('hono', 'rps'), med('hono', 'p50'), med('hono', 'p99'), `${fmt((100 * med('hono', 'rps')) / bareRps)} % of bare (reference)`, ''],
+  ['node:http + 1 SQLite read, same charge', med('read', 'rps'), med('read', 'p50'), med('read', 'p99'), `${fmt((100 * med('read', 'rps')) / bareRps)} % of bare (reference: ceiling for a SQLite GET)`, ''],
   ['raw SQLite insert, 1 tx (WAL, FULL)', rawRps, NaN, NaN, '1.00 (baseline)', ''],
   ['GET /v1/charges/{id}', med('get', 'rps'), med('get', 'p50'), med('get', 'p99'), `${fmt((100 * med('get', 'rps')) / bareRps)} % of bare`, 0.35 <= med('get', 'rps') / bareRps ? 'target ≥ 35 %: met' : 'target ≥ 35 %: NOT met'],
   ['POST /v1/charges (card, 1x)', med('post', 'rps'), med('post', 'p50'), med('post', 'p99'), `${fmt((100 * med('post', 'rps')) / rawRps)} % of raw insert`, 0.4 <= med('post', 'rps') / rawRps ? 'target ≥ 40 %: met' : 'target ≥ 40 %: NOT met'],
 ];
-const non2xx = [...runs.get, ...runs.post].reduce((a, r) => a + r.non2xx, 0);
+const non2xx = [...runs.read, ...runs.get, ...runs.post].reduce((a, r) => a + r.non2xx, 0);
 console.log(`server throughput on loopback, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, median of ${REPEATS} runs (node ${process.versions.node})`);
 console.log(`${'case'.padEnd(38)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ratio`);
 for (const [name, rps, p50, p99, ratio, target] of rows) {
   console.log(`${name.padEnd(38)} ${fmt(rps).padStart(8)} ${fmt(p50, 2).padStart(8)} ${fmt(p99, 2).padStart(8)}  ${ratio}${target ? `  (${target})` : ''}`);
 }
-console.log(`non-2xx responses from mpay: ${non2xx}`);
+console.log(`non-2xx responses from mpay and the SQLite read reference: ${non2xx}`);
+if (process.env.RUNS_RPS) for (const [k, rs] of Object.entries(runs)) console.log(k, rs.map((r) => Math.round(r.rps)).join(' '));
 if (process.env.VERBOSE) for (const r of [...runs.get, ...runs.post]) console.log(r.raw);
 process.exit(0);
