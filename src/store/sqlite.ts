@@ -24,8 +24,10 @@ function translate(e: unknown): never {
 /** A prepared statement, and for one that returns rows the function that makes a row object. */
 interface Prepared {
   stmt: Database.Statement;
-  row?: (values: unknown[]) => Row;
+  row?: RowMaker;
 }
+
+type RowMaker = ((values: unknown[]) => Row) & { width: number };
 
 /**
  * Prepares a statement. One that returns rows answers arrays (better-sqlite3's raw mode),
@@ -37,11 +39,25 @@ interface Prepared {
 function prepare(conn: Database.Database, sql: string): Prepared {
   const stmt = conn.prepare(sql);
   if (!stmt.reader) return { stmt };
-  const names = stmt.columns().map((c) => c.name);
   stmt.raw(true);
+  return { stmt, row: rowMaker(stmt) };
+}
+
+function rowMaker(stmt: Database.Statement): RowMaker {
+  const names = stmt.columns().map((c) => c.name);
   // a plain `"__proto__": …` in a literal would set the prototype: a computed key is an own property
   const body = names.map((n, i) => (n === '__proto__' ? `["__proto__"]: v[${i}]` : `${JSON.stringify(n)}: v[${i}]`)).join(', ');
-  return { stmt, row: new Function('v', `return { ${body} };`) as (values: unknown[]) => Row };
+  return Object.assign(new Function('v', `return { ${body} };`) as (values: unknown[]) => Row, { width: names.length });
+}
+
+/**
+ * The row maker for values of this width. SQLite re-prepares a statement when the schema
+ * changes under it (another process adding a column, say), and a `SELECT *` then answers
+ * more or fewer columns: the maker is rebuilt from the statement's new columns.
+ */
+function makerFor(p: Prepared, values: unknown[]): RowMaker {
+  if (p.row!.width !== values.length) p.row = rowMaker(p.stmt);
+  return p.row!;
 }
 
 /** Work waiting for the connection: a plain read (or write) outside a transaction, or a transaction. */
@@ -114,18 +130,20 @@ export class SqliteDb implements Db {
   }
   private allSync<T>(sql: string, params?: readonly SqlValue[]): T[] {
     try {
-      const { stmt, row } = this.stmt(sql);
-      const rows = stmt.all(...bind(params)) as unknown[];
-      return (row ? rows.map((r) => row(r as unknown[])) : rows) as T[];
+      const p = this.stmt(sql);
+      const rows = p.stmt.all(...bind(params)) as unknown[][];
+      if (!p.row || rows.length === 0) return rows as T[];
+      const row = makerFor(p, rows[0]!);
+      return rows.map(row) as T[];
     } catch (e) {
       translate(e);
     }
   }
   private getSync<T>(sql: string, params?: readonly SqlValue[]): T | undefined {
     try {
-      const { stmt, row } = this.stmt(sql);
-      const r = stmt.get(...bind(params)) as unknown[] | undefined;
-      return (row && r ? row(r) : r) as T | undefined;
+      const p = this.stmt(sql);
+      const r = p.stmt.get(...bind(params)) as unknown[] | undefined;
+      return (p.row && r ? makerFor(p, r)(r) : r) as T | undefined;
     } catch (e) {
       translate(e);
     }

@@ -122,6 +122,26 @@ describe(`store contract (${backend})`, () => {
     expect(r!.b).toBe(2);
   });
 
+  it.runIf(backend === 'sqlite')('a SELECT * read again after another connection adds or drops a column has the new columns', async () => {
+    await db.run("INSERT INTO scratch (id, n, note) VALUES ('a', 1, 'x')");
+    const read = () => db.get<Record<string, unknown>>("SELECT * FROM scratch WHERE id = 'a'");
+    const readAll = () => db.all<Record<string, unknown>>('SELECT * FROM scratch');
+    expect(await read()).toEqual({ id: 'a', n: 1, note: 'x' });
+    expect(await readAll()).toEqual([{ id: 'a', n: 1, note: 'x' }]);
+    const Database = (await import('better-sqlite3')).default;
+    const other = new Database(store.location);
+    try {
+      other.exec("ALTER TABLE scratch ADD COLUMN extra TEXT NOT NULL DEFAULT 'e'");
+      expect(await read()).toEqual({ id: 'a', n: 1, note: 'x', extra: 'e' });
+      expect(await readAll()).toEqual([{ id: 'a', n: 1, note: 'x', extra: 'e' }]);
+      other.exec('ALTER TABLE scratch DROP COLUMN note');
+      expect(await read()).toEqual({ id: 'a', n: 1, extra: 'e' });
+      expect(await readAll()).toEqual([{ id: 'a', n: 1, extra: 'e' }]);
+    } finally {
+      other.close();
+    }
+  });
+
   it('binds booleans as 0/1 flags and bytes as blobs', async () => {
     await db.run('CREATE TABLE flags (id TEXT PRIMARY KEY, f INTEGER NOT NULL, b ' + (backend === 'postgres' ? 'BYTEA' : 'BLOB') + ')');
     await db.run('INSERT INTO flags (id, f, b) VALUES (?, ?, ?)', ['x', true, new Uint8Array([0, 1, 255])]);
