@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { buildRequest } from '../../src/cli/run-operation.js';
 import { specs } from '../../src/cli/main.js';
-import type { Target } from '../../src/cli/target.js';
-import { MpayClient } from '../../src/sdk/client.js';
-import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import { embeddedCli } from '../helpers/embedded-cli.js';
 
 let env: TestEnv;
 beforeAll(async () => {
@@ -14,18 +11,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const target = async (): Promise<Target> => ({
-  kind: 'embedded',
-  profileName: 'test',
-  client: new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key }),
-  close: async () => undefined,
-});
-
-async function cli(args: string[], o: { tty?: boolean; stdin?: string } = {}) {
-  const io = bufferIO({ tty: o.tty, stdin: o.stdin, env: { NO_COLOR: '1' } });
-  const code = await main(args, io, target);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = embeddedCli(() => env);
 
 const spec = (id: string) => specs.find((s) => s.id === id)!;
 

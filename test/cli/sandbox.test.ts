@@ -1,14 +1,10 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { bufferIO } from '../../src/cli/io.js';
-import type { Target } from '../../src/cli/target.js';
 import { sandboxValueRows } from '../../src/cli/commands/sandbox-values.js';
 import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandbox-payouts.js';
-import { MpayClient } from '../../src/sdk/client.js';
-import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import { embeddedCli } from '../helpers/embedded-cli.js';
 import { cardCharge } from '../helpers/money.js';
 import { addressBody, docBody, ok, pfBody } from '../helpers/onboarding.js';
 import { cliHome } from '../helpers/cli.js';
@@ -19,18 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => env.close());
 
-const target = async (): Promise<Target> => ({
-  kind: 'embedded',
-  profileName: 'test',
-  client: new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key }),
-  close: async () => undefined,
-});
-
-async function cli(args: string[]) {
-  const io = bufferIO({ env: { NO_COLOR: '1' } });
-  const code = await main(args, io, target);
-  return { code, stdout: io.stdout, stderr: io.stderr };
-}
+const cli = embeddedCli(() => env);
 
 describe('mpay sandbox values', () => {
   const rows = sandboxValueRows();

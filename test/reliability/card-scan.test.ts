@@ -17,7 +17,7 @@ import { Keyring } from '../../src/server/keyring.js';
 import { luhnValid } from '../../src/domain/luhn.js';
 import { chargeBody } from '../helpers/money.js';
 import { basic } from '../helpers/server.js';
-import { root } from './workers.js';
+import { root } from '../helpers/bundle.js';
 import { report } from './helpers.js';
 
 const CARDS = 1000;

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openRuntime } from '../../src/server/runtime.js';
 import { createMerchant } from '../../src/server/services/merchants.js';
 import { basic } from '../helpers/server.js';
-import { bundleWorker, root } from './workers.js';
+import { bundleWorker, root } from '../helpers/bundle.js';
 import { report } from './helpers.js';
 
 const WRITERS = 8;

@@ -14,7 +14,7 @@ import { createMerchant } from '../../src/server/services/merchants.js';
 import { credit } from '../../src/server/services/ledger.js';
 import { basic } from '../helpers/server.js';
 import { CPF } from '../helpers/money.js';
-import { bundleWorker, root } from './workers.js';
+import { bundleWorker, root } from '../helpers/bundle.js';
 import { report } from './helpers.js';
 
 const PROCS = 4;

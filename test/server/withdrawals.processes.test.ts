@@ -4,10 +4,9 @@
  * esbuild so every child runs the real service code against the same files.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
@@ -15,23 +14,13 @@ import { credit } from '../../src/server/services/ledger.js';
 import type { FaultPoint } from '../../src/server/services/faults.js';
 import { basic } from '../helpers/server.js';
 import { CPF } from '../helpers/money.js';
+import { bundleWorker, root } from '../helpers/bundle.js';
 
-const root = resolve(__dirname, '../..');
-const outDir = join(root, 'test-artifacts', `workers-${process.pid}`);
-const workerFile = join(outDir, 'withdraw-worker.mjs');
+let workerFile: string;
+let outDir: string;
 
 beforeAll(async () => {
-  mkdirSync(outDir, { recursive: true });
-  await build({
-    entryPoints: [join(root, 'test/fixtures/withdraw-worker.ts')],
-    outfile: workerFile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'silent',
-  });
+  ({ file: workerFile, outDir } = await bundleWorker('test/fixtures/withdraw-worker.ts', 'proc-withdraw-worker'));
 }, 60_000);
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 

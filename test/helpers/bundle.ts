@@ -6,7 +6,7 @@ export const root = resolve(__dirname, '../..');
 
 /** Bundles a worker fixture (real service code) into test-artifacts; returns the .mjs path. */
 export async function bundleWorker(entry: string, name: string): Promise<{ file: string; outDir: string }> {
-  const outDir = join(root, 'test-artifacts', `reliability-${name}-${process.pid}`);
+  const outDir = join(root, 'test-artifacts', `${name}-${process.pid}`);
   mkdirSync(outDir, { recursive: true });
   const file = join(outDir, `${name}.mjs`);
   await build({
