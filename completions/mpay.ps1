@@ -88,17 +88,87 @@ $script:MpayTable = @{
   'profiles remove' = @('--base-url', '--color', '--data-dir', '--help', '--idempotency-key', '--json', '--output', '--profile', '--quiet', '--verbose', '--version', '--yes')
   'smoke' = @('--base-url', '--color', '--data-dir', '--help', '--idempotency-key', '--json', '--junit', '--output', '--profile', '--quiet', '--timeout', '--verbose', '--version', '--webhook-port', '--webhook-url', '--yes')
 }
+$script:MpayValues = @{
+  '|--output' = @('table', 'json', 'jsonl')
+  '|-o' = @('table', 'json', 'jsonl')
+  '|--profile' = @('@profiles')
+  '|--color' = @('auto', 'always', 'never')
+  'keys list|--is-active' = @('true', 'false')
+  'withdrawals create|--type' = @('pix', 'ted', 'cryptocurrency')
+  'withdrawals create|--pix-key-type' = @('cpf', 'cnpj', 'email', 'phone', 'random')
+  'withdrawals create|--holder-document-type' = @('cpf', 'cnpj')
+  'withdrawals create|--account-type' = @('checking', 'savings', 'payment')
+  'withdrawals create|--network' = @('bitcoin', 'ethereum', 'polygon', 'tron', 'solana')
+  'withdrawals create|--asset' = @('BTC', 'ETH', 'USDT', 'USDC')
+  'withdrawals list|--status' = @('pending', 'processing', 'completed', 'failed')
+  'recipients set|--type' = @('bank_account', 'pix', 'crypto')
+  'recipients set|--account-type' = @('checking', 'savings', 'payment')
+  'recipients set|--pix-key-type' = @('cpf', 'cnpj', 'email', 'phone', 'random')
+  'recipients set|--network' = @('bitcoin', 'ethereum', 'polygon', 'tron', 'solana')
+  'recipients set|--asset' = @('BTC', 'ETH', 'USDT', 'USDC')
+  'recipients list|--type' = @('bank_account', 'pix', 'crypto')
+  'recipients list|--owner-type' = @('merchant', 'submerchant')
+  'links create|--product-type' = @('physical', 'digital')
+  'links create|--allowed-payment-methods' = @('credit_card', 'pix')
+  'links create|--currency' = @('BRL')
+  'links update|--product-type' = @('physical', 'digital')
+  'links update|--allowed-payment-methods' = @('credit_card', 'pix')
+  'links update|--status' = @('active', 'inactive')
+  'links update|--currency' = @('BRL')
+  'links list|--status' = @('active', 'inactive', 'expired', 'exhausted')
+  'charges create|--product-type' = @('physical', 'digital')
+  'charges create|--customer.type' = @('individual', 'company')
+  'charges create|--currency' = @('BRL')
+  'charges create|--payment-method' = @('credit_card', 'pix')
+  'charges list|--status' = @('pending', 'captured', 'failed', 'refunded')
+  'charges list|--payment-method' = @('credit_card', 'pix')
+  'sandbox review|--decision' = @('approve', 'reject')
+  'sandbox wallet adjust|--direction' = @('credit', 'debit')
+  'receivables list|--status' = @('pending', 'paid', 'anticipated', 'cancelled')
+  'receivables list|--payment-method' = @('credit_card', 'pix')
+  'anticipations list|--status' = @('pending', 'approved', 'refused')
+  'anticipations list|--type' = @('spot')
+  'wallets list|--owner-type' = @('merchant', 'submerchant')
+  'wallets entries|--direction' = @('credit', 'debit')
+  'submerchants create|--entity-type' = @('pf', 'pj')
+  'submerchants create|--business-type' = @('physical', 'digital')
+  'submerchants list|--status' = @('pending', 'under_review', 'approved', 'rejected')
+  'submerchants list|--entity-type' = @('pf', 'pj')
+  'submerchants addresses add|--type' = @('billing', 'business', 'mailing')
+  'submerchants addresses add|--country' = @('BR')
+  'submerchants partners add|--entity-type' = @('pf', 'pj')
+  'submerchants partners add|--role' = @('legal_representative', 'partner', 'administrator', 'attorney')
+  'submerchants docs add|--type' = @('social_contract', 'contract_amendment', 'cnpj_card', 'proof_of_residence_company', 'front_id', 'back_id', 'selfie_with_id', 'proof_of_residence', 'partner_front_id', 'partner_back_id', 'partner_selfie_with_id', 'partner_proof_of_residence')
+  'submerchants docs add|--mime-type' = @('application/pdf', 'image/png', 'image/jpeg')
+  'submerchants docs list|--type' = @('social_contract', 'contract_amendment', 'cnpj_card', 'proof_of_residence_company', 'front_id', 'back_id', 'selfie_with_id', 'proof_of_residence', 'partner_front_id', 'partner_back_id', 'partner_selfie_with_id', 'partner_proof_of_residence')
+  'submerchants docs list|--status' = @('pending', 'approved', 'rejected', 'replaced')
+  'webhooks list|--status' = @('active', 'disabled')
+  'webhooks update|--status' = @('active', 'disabled')
+  'webhooks logs|--status' = @('pending', 'delivered', 'failed')
+  'webhooks logs|--event-name' = @('charge.pending', 'charge.captured', 'charge.failed', 'charge.refunded', 'receivable.paid', 'withdrawal.pending', 'withdrawal.completed', 'withdrawal.failed', 'anticipation.approved', 'anticipation.refused', 'submerchant.created', 'submerchant.under_review', 'submerchant.approved', 'submerchant.rejected', 'document.created', 'document.replaced', 'payment_link.created', 'payment_link.paid')
+  'api|--auth' = @('secret', 'public', 'none')
+}
 Register-ArgumentCompleter -Native -CommandName mpay -ScriptBlock {
   param($wordToComplete, $commandAst, $cursorPosition)
   $path = ''
+  $prev = ''
   foreach ($el in $commandAst.CommandElements | Select-Object -Skip 1) {
+    if ($el.Extent.StartOffset -ge $cursorPosition) { break }
     $w = $el.ToString()
-    if ($w -eq $wordToComplete) { break }
+    if ($w -eq $wordToComplete -and $el.Extent.EndOffset -ge $cursorPosition) { break }
+    $prev = $w
     if ($w.StartsWith('-')) { continue }
     $next = if ($path) { "$path $w" } else { $w }
     if ($script:MpayTable.ContainsKey($next)) { $path = $next }
   }
-  $script:MpayTable[$path] | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
+  $cands = $script:MpayTable[$path]
+  if ($prev.StartsWith('-')) {
+    $vals = $script:MpayValues["$path|$prev"]
+    if (-not $vals) { $vals = $script:MpayValues["|$prev"] }
+    if ($vals -and $vals[0] -eq '@profiles') { $vals = @(& mpay __complete profiles 2>$null) }
+    if ($vals) { $cands = $vals }
+  }
+  $cands | Where-Object { $_ -like "$wordToComplete*" } | ForEach-Object {
     [System.Management.Automation.CompletionResult]::new($_, $_, 'ParameterValue', $_)
   }
 }

@@ -73,11 +73,26 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .command('completion')
     .description('print the shell completion script (bash, zsh, fish or powershell)')
     .addArgument(new Argument('<shell>', 'shell').choices(['bash', 'zsh', 'fish', 'powershell']))
-    .addHelpText('after', '\nExamples:\n  $ mpay completion bash > /etc/bash_completion.d/mpay\n  $ mpay completion zsh > "${fpath[1]}/_mpay"\n  $ mpay completion fish > ~/.config/fish/completions/mpay.fish\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay completion bash > ~/.local/share/bash-completion/completions/mpay\n  $ mpay completion zsh > "${fpath[1]}/_mpay"\n  $ mpay completion fish > ~/.config/fish/completions/mpay.fish\n  $ mpay completion powershell >> $PROFILE\n',
+    )
     .action(
       action(deps, async (shell: 'bash' | 'zsh' | 'fish' | 'powershell') => {
         const { completionTable, renderCompletion } = await import('../completion.js');
-        deps.io.out(renderCompletion(shell, completionTable(program)));
+        const { default: specs } = await import('../generated/spec.json', { with: { type: 'json' } });
+        deps.io.out(renderCompletion(shell, completionTable(program, specs)));
+      }),
+    );
+  // what the completion scripts ask while completing: the profile names, one a line
+  program
+    .command('__complete', { hidden: true })
+    .addArgument(new Argument('<what>').choices(['profiles']))
+    .action(
+      action(deps, async () => {
+        const { readConfig } = await import('../config.js');
+        const names = Object.keys(readConfig(deps.io.env).profiles);
+        if (names.length) deps.io.out(names.join('\n') + '\n');
       }),
     );
 

@@ -1,0 +1,128 @@
+// Completion scripts run in the shells themselves: bash with the bash-completion package, zsh
+// (its completion system driven in a real terminal, tmux), fish (`complete -C`, fish's own
+// engine). PowerShell is not in Debian's archive (Microsoft ships it from its own repository),
+// so its script is only checked for being generated from the same table (completion.test.ts).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(__dirname, '../..');
+const completions = join(root, 'completions');
+const has = (bin: string) => spawnSync('sh', ['-c', `command -v ${bin}`]).status === 0;
+const BASH_COMPLETION = '/usr/share/bash-completion/bash_completion';
+const inCi = !!process.env.CI;
+
+let dir: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'mpay-compl-'));
+  // mpay on PATH (the profile names come from `mpay __complete profiles`), with two profiles
+  mkdirSync(join(dir, 'bin'));
+  const launcher = join(dir, 'bin/mpay');
+  writeFileSync(launcher, `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/mpay.js')}" "$@"\n`);
+  chmodSync(launcher, 0o755);
+  mkdirSync(join(dir, 'config'));
+  writeFileSync(join(dir, 'config/config.json'), JSON.stringify({ profiles: { staging: { base_url: 'http://127.0.0.1:9' }, prodlike: {} } }));
+  env = { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, MPAY_CONFIG_DIR: join(dir, 'config'), HOME: dir, NO_COLOR: '1' };
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function need(bin: string, extra = true) {
+  if (has(bin) && extra) return true;
+  if (inCi) throw new Error(`${bin} is not installed: .ci/run installs it`);
+  return false;
+}
+
+describe('bash (bash-completion)', () => {
+  const complete = (line: string) => {
+    // what readline does on Tab: split the line, set COMP_*, call the function `complete -p` names
+    const script = `
+      source ${BASH_COMPLETION}
+      source ${join(completions, 'mpay.bash')}
+      COMP_LINE=${JSON.stringify(line)}; COMP_POINT=\${#COMP_LINE}
+      read -ra COMP_WORDS <<< "$COMP_LINE"
+      [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
+      COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+      fn=$(complete -p mpay | sed -E 's/.*-F ([^ ]+).*/\\1/')
+      "$fn" mpay "\${COMP_WORDS[COMP_CWORD]}" "\${COMP_WORDS[COMP_CWORD-1]}"
+      printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const r = spawnSync('bash', ['--norc', '--noprofile', '-c', script], { encoding: 'utf8', env });
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter(Boolean).sort();
+  };
+  it.runIf(need('bash', existsSync(BASH_COMPLETION)))('commands, verbs, flags and their values', () => {
+    expect(complete('mpay ch')).toEqual(['charges']);
+    expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
+    expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
+    expect(complete('mpay charges list --status ')).toEqual(['captured', 'failed', 'pending', 'refunded']);
+    expect(complete('mpay withdrawals list --status ')).toEqual(['completed', 'failed', 'pending', 'processing']);
+    expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
+    expect(complete('mpay keys list --output j')).toEqual(['json', 'jsonl']);
+    expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
+  });
+});
+
+describe('fish', () => {
+  const complete = (line: string) => {
+    const r = spawnSync('fish', ['--no-config', '-c', `source ${join(completions, 'mpay.fish')}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env });
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort();
+  };
+  it.runIf(need('fish'))('commands, verbs, flags and their values', () => {
+    expect(complete('mpay ch')).toEqual(['charges']);
+    expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
+    expect(complete('mpay charges ')).not.toContain('keys');
+    expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
+    expect(complete('mpay charges list --status ')).toEqual(['captured', 'failed', 'pending', 'refunded']);
+    expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
+    expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
+  });
+});
+
+describe('zsh (compsys in a terminal)', () => {
+  const session = `mpay-compl-${process.pid}`;
+  const tmux = (...args: string[]) => spawnSync('tmux', ['-L', session, ...args], { encoding: 'utf8', env });
+  const screen = () => tmux('capture-pane', '-p', '-t', session).stdout;
+  const waitFor = async (pred: (s: string) => boolean, what: string) => {
+    for (let i = 0; i < 100; i++) {
+      if (pred(screen())) return screen();
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`timed out waiting for ${what}; screen:\n${screen()}`);
+  };
+  /** types LINE, presses Tab (twice: zsh first inserts a common prefix, then lists), returns the screen; then clears the line */
+  const tab = async (line: string, until: (s: string) => boolean, what: string, tabs = 1) => {
+    tmux('send-keys', '-t', session, '-l', line);
+    for (let i = 0; i < tabs; i++) tmux('send-keys', '-t', session, 'Tab');
+    const s = await waitFor(until, what);
+    tmux('send-keys', '-t', session, 'C-c');
+    tmux('send-keys', '-t', session, 'clear', 'Enter');
+    await waitFor((x) => x.trim() === 'READY>', 'a clear screen');
+    return s;
+  };
+  it.runIf(need('zsh', has('tmux')))('commands, verbs, flags and their values', async () => {
+    const zdot = join(dir, 'zdot');
+    mkdirSync(join(zdot, 'fn'), { recursive: true });
+    spawnSync('cp', [join(completions, '_mpay'), join(zdot, 'fn/_mpay')]);
+    writeFileSync(join(zdot, '.zshrc'), `fpath=(${join(zdot, 'fn')} $fpath)\nautoload -Uz compinit && compinit -u -D\nPROMPT='READY>'\n`);
+    tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', `env ZDOTDIR=${zdot} zsh -i`);
+    try {
+      await waitFor((s) => s.includes('READY>'), 'the zsh prompt');
+      expect(await tab('mpay ch', (s) => s.includes('mpay charges'), 'mpay charges')).toContain('READY>mpay charges');
+      const verbs = await tab('mpay charges ', (s) => /refund/.test(s), 'the verbs of charges');
+      for (const v of ['create', 'get', 'list', 'refund']) expect(verbs).toMatch(new RegExp(`\\b${v}\\b`));
+      expect(verbs).not.toMatch(/\bkeys\b/);
+      expect(await tab('mpay charges list --st', (s) => s.includes('--status'), '--status', 2)).toMatch(/--start-date\s+--status/);
+      expect(await tab('mpay charges list --stat', (s) => s.includes('list --status'), '--status')).toContain('READY>mpay charges list --status');
+      const statuses = await tab('mpay charges list --status ', (s) => /refunded/.test(s), 'the statuses');
+      for (const v of ['pending', 'captured', 'failed', 'refunded']) expect(statuses).toContain(v);
+      expect(await tab('mpay --profile st', (s) => s.includes('--profile staging'), 'the profile name')).toContain('READY>mpay --profile staging');
+      const formats = await tab('mpay -o ', (s) => /jsonl/.test(s), 'the formats');
+      for (const v of ['table', 'json', 'jsonl']) expect(formats).toContain(v);
+    } finally {
+      tmux('kill-server');
+    }
+  }, 60_000);
+});
