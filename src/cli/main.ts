@@ -3,7 +3,7 @@ import specsJson from './generated/spec.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
 import { EXIT, describeError } from './errors.js';
 import { processIO, type IO } from './io.js';
-import type { Globals, Target } from './target.js';
+import type { Globals, OpenOptions, Target } from './target.js';
 import { attrName } from './run-operation.js';
 import { registerCommands } from './commands/index.js';
 
@@ -19,7 +19,7 @@ export function version(): string {
 export interface CliDeps {
   io: IO;
   /** replaces target resolution (tests inject a client here) */
-  openTarget?: (g: Globals, io: IO) => Promise<Target>;
+  openTarget?: (g: Globals, io: IO, opts?: OpenOptions) => Promise<Target>;
   /** set by actions: the process exit code */
   exitCode: number;
 }

@@ -40,7 +40,12 @@ export const EMBEDDED_DELIVERY_MS = 2_000;
  * defaults. No base URL means the embedded sandbox on the data directory; its first use
  * creates a sandbox merchant and saves its keys in the profile.
  */
-export async function openTarget(g: Globals, io: IO): Promise<Target> {
+export interface OpenOptions {
+  /** a command that sends no credentials (`mpay api --auth none`) may run without keys */
+  keysOptional?: boolean;
+}
+
+export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Promise<Target> {
   const env = io.env;
   const cfg = readConfig(env);
   const explicit = g.profile ?? env.MPAY_PROFILE;
@@ -70,7 +75,7 @@ export async function openTarget(g: Globals, io: IO): Promise<Target> {
     : undefined;
 
   if (baseUrl) {
-    if (!publicKey || !secretKey) {
+    if ((!publicKey || !secretKey) && !opts.keysOptional) {
       throw new CliError(
         `no API keys for ${baseUrl}: add them with \`mpay profiles add NAME --base-url ${baseUrl}\` or set MPAY_PUBLIC_KEY and MPAY_SECRET_KEY`,
         EXIT.usage,

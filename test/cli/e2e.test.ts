@@ -182,6 +182,20 @@ describe('mpay server start and remote use', () => {
     expect(home.run(['profiles', 'show', 'remote']).code).toBe(4);
   });
 
+  it('mpay api --auth none needs no keys', () => {
+    const env = { MPAY_PUBLIC_KEY: '', MPAY_SECRET_KEY: '' };
+    const h = home.run(['--base-url', server.url, 'api', 'GET', '/healthz', '--auth', 'none'], { env });
+    expect(h.code, h.stderr).toBe(0);
+    expect(h.json()).toMatchObject({ success: true, data: { status: 'ok' } });
+    // a route that needs keys answers 401 itself (exit 3), not a local "no API keys" usage error
+    const m = home.run(['--base-url', server.url, 'api', 'GET', '/v1/merchant', '--auth', 'none'], { env });
+    expect(m.code).toBe(3);
+    expect(m.json()).toMatchObject({ success: false, error: 'unauthorized' });
+    // with keys configured, --auth none still sends none
+    const withKeys = home.run(['--base-url', server.url, 'api', 'GET', '/v1/merchant', '--auth', 'none'], { env: { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key } });
+    expect(withKeys.code).toBe(3);
+  });
+
   it('an unreachable base URL exits 5', () => {
     const r = home.run(['--base-url', 'http://127.0.0.1:1', 'keys', 'list'], { env: { MPAY_PUBLIC_KEY: 'pk_test_a', MPAY_SECRET_KEY: 'sk_test_b' } });
     expect(r.code).toBe(5);

@@ -181,7 +181,19 @@ describe('mpay smoke against mpay server start', () => {
       const creds = home.run(['admin', 'merchants', 'create', '--name', 'Smoke', '--json']).json();
       const env = { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
       const junit = join(home.dir, 'server.xml');
-      const r = await home.runAsync(['--base-url', server.url, 'smoke', '--junit', junit], { env });
+      // a remote target's clock is not moved unless --allow-clock says so
+      const clockBefore = home.run(['--base-url', server.url, 'merchant', 'get'], { env }).json().clock as string;
+      const noClock = await home.runAsync(['--base-url', server.url, 'smoke'], { env });
+      expect(noClock.code, noClock.stderr).toBe(0);
+      const skipped = (noClock.json() as SmokeSummary).steps.find((x) => x.name === 'clock advance')!;
+      expect(skipped).toMatchObject({ status: 'skipped', detail: expect.stringContaining('--allow-clock') });
+      expect(noClock.stderr).toMatch(/- clock advance  skipped: .*--allow-clock/);
+      const clockAfter = home.run(['--base-url', server.url, 'merchant', 'get'], { env }).json().clock as string;
+      expect(Math.abs(Date.parse(clockAfter) - Date.parse(clockBefore))).toBeLessThan(86_400_000);
+      // the local webhook receiver's address is printed (a firewall or tunnel needs the port)
+      expect(noClock.stderr).toMatch(/✓ webhook endpoint .*receiver on 127\.0\.0\.1:\d+/);
+
+      const r = await home.runAsync(['--base-url', server.url, 'smoke', '--allow-clock', '--junit', junit], { env });
       expect(r.code, r.stderr).toBe(0);
       const summary = r.json() as SmokeSummary;
       expect(summary.target).toBe(server.url);

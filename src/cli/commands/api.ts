@@ -58,7 +58,7 @@ export async function apiCommand(g: Globals, methodArg: string, path: string, op
     else query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
   }
   if (body !== undefined && !sendsBody) throw usage(`${method} takes no body; use -f for query parameters`);
-  const target = await (deps.openTarget ?? realOpenTarget)(g, io);
+  const target = await (deps.openTarget ?? realOpenTarget)(g, io, { keysOptional: opts.auth === 'none' });
   try {
     const r = await target.client.raw(method, path, {
       body,

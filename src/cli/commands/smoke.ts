@@ -28,6 +28,8 @@ export interface SmokeOptions {
   timeout?: string;
   webhookUrl?: string;
   webhookPort?: string;
+  /** move a remote target's clock (31 days) too; the embedded sandbox's always moves */
+  allowClock?: boolean;
 }
 
 export type StepStatus = 'passed' | 'failed' | 'skipped' | 'not_run';
@@ -313,7 +315,7 @@ const steps: Record<StepName, StepFn> = {
         error: ev.error,
       });
     });
-    return `${l.endpointId} → ${l.registeredUrl}`;
+    return `${l.endpointId} → ${l.registeredUrl} (receiver on ${new URL(l.url).host})`;
   },
 
   'tokenize card': async (ctx) => {
@@ -433,7 +435,11 @@ const steps: Record<StepName, StepFn> = {
     return `${r.id} (PIX, the submerchant's)`;
   },
 
-  'clock advance': async (ctx) => {
+  'clock advance': async (ctx, o) => {
+    needSandbox(ctx, 'moving the clock');
+    if (ctx.target.kind === 'remote' && !o.allowClock) {
+      throw new Skip("moving a remote target's clock 31 days moves it for everyone using that merchant; pass --allow-clock to include it");
+    }
     const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: 31 } })).data as { clock: string; offset_days: number });
     const recs = (await ctx.client.call('receivables.list', { query: { charge_id: ctx.cardCharge!, per_page: 100 } as never })).data as { status: string }[];
     const unpaid = recs.filter((x) => x.status !== 'paid');
