@@ -22,7 +22,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks whoami withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -104,10 +104,11 @@ _mpay_words() {
     "profiles") words="add list remove show use --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles list") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles show") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "profiles add") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --profile-data-dir --public-key --quiet --verbose --version --yes" ;;
+    "profiles add") words="--base-url --color --data-dir --default --help --idempotency-key --json --no-verify --output --profile --profile-data-dir --public-key --quiet --verbose --version --yes" ;;
     "profiles use") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles remove") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
-    "smoke") words="--base-url --color --data-dir --help --idempotency-key --json --junit --output --profile --quiet --timeout --verbose --version --webhook-port --webhook-url --yes" ;;
+    "whoami") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "smoke") words="--allow-clock --base-url --color --data-dir --help --idempotency-key --json --junit --output --profile --quiet --timeout --verbose --version --webhook-port --webhook-url --yes" ;;
   esac
 }
 _mpay_values() {

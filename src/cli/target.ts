@@ -22,6 +22,8 @@ export interface Target {
   kind: 'embedded' | 'remote';
   client: MpayClient;
   profileName: string;
+  /** the public key the client sends (no secret here) */
+  publicKey?: string;
   baseUrl?: string;
   dataDir?: string;
   runtime?: Runtime;
@@ -43,15 +45,28 @@ export const EMBEDDED_DELIVERY_MS = 2_000;
 export interface OpenOptions {
   /** a command that sends no credentials (`mpay api --auth none`) may run without keys */
   keysOptional?: boolean;
+  /** exactly this profile, ignoring flags, environment and the profiles file (`profiles add` checks one) */
+  pinned?: { name: string; profile: Profile };
 }
 
 export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Promise<Target> {
-  const env = io.env;
-  const cfg = readConfig(env);
-  const explicit = g.profile ?? env.MPAY_PROFILE;
+  const pinned = opts.pinned;
+  // a pinned profile is checked on its own: nothing from the environment or the flags
+  const env: NodeJS.ProcessEnv = pinned ? { MPAY_CONFIG_DIR: io.env.MPAY_CONFIG_DIR, MPAY_DATA_DIR: io.env.MPAY_DATA_DIR } : io.env;
+  if (pinned) g = { verbose: g.verbose, quiet: true };
+  const cfg = pinned ? { profiles: { [pinned.name]: pinned.profile } } : readConfig(env);
+  const explicit = pinned?.name ?? g.profile ?? env.MPAY_PROFILE;
   const profileName = explicit ?? cfg.current ?? 'default';
   if (explicit && explicit !== 'default' && !cfg.profiles[explicit]) {
     throw new CliError(`profile "${explicit}" does not exist; see \`mpay profiles list\``, EXIT.usage);
+  }
+  const others = Object.keys(cfg.profiles);
+  if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {
+    // profiles exist but none is active: say so rather than quietly creating an embedded one
+    throw new CliError(
+      `no active profile: \`mpay profiles use ${others[0]}\` (profiles: ${others.join(', ')}), or --profile NAME; --profile default uses the embedded sandbox`,
+      EXIT.usage,
+    );
   }
   const profile: Profile = cfg.profiles[profileName] ?? {};
   const warn = (v: string, field: keyof Profile) => {
@@ -65,7 +80,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   warn('MPAY_DATA_DIR', 'data_dir');
 
   const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
-  const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY);
+  const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY) || !!pinned;
   let publicKey = env.MPAY_PUBLIC_KEY ?? profile.public_key;
   let secretKey = env.MPAY_SECRET_KEY ?? profile.secret_key;
   const { MpayClient } = await import('../sdk/client.js');
@@ -89,7 +104,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
       throw new CliError((e as Error).message, EXIT.usage);
     }
     const client = new MpayClient({ transport, publicKey, secretKey, userAgent: 'mpay-cli', onTrace });
-    return { kind: 'remote', client, profileName, baseUrl, close: async () => undefined };
+    return { kind: 'remote', client, profileName, publicKey, baseUrl, close: async () => undefined };
   }
 
   const dataDir = resolve(io.cwd, g.dataDir ?? env.MPAY_DATA_DIR ?? profile.data_dir ?? defaultDataDir(env));
@@ -132,5 +147,5 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
       await runtime.close();
     }
   };
-  return { kind: 'embedded', client, profileName, dataDir, runtime, close };
+  return { kind: 'embedded', client, profileName, publicKey, dataDir, runtime, close };
 }

@@ -5,6 +5,7 @@
 import { Argument, Command, Option } from 'commander';
 import type { CliDeps } from '../main.js';
 import { action, globalsOf } from '../main.js';
+import { register as registerWhoami } from './whoami.js';
 
 function group(program: Command, name: string, description: string): Command {
   const existing = program.commands.find((c) => c.name() === name);
@@ -114,8 +115,17 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .description('add or replace a profile; the secret key is read from a prompt or from stdin, never from the command line')
     .option('--public-key <key>', 'public key (prompted for when omitted on a terminal)')
     .option('--profile-data-dir <dir>', 'data directory for an embedded profile')
-    .addHelpText('after', '\nExamples:\n  $ mpay profiles add staging --base-url https://pay.staging.example --public-key pk_test_123\n  $ printf %s "$SECRET" | mpay profiles add ci --base-url http://127.0.0.1:4010 --public-key "$PK"\n')
-    .action(action(deps, async (name: string, opts: Record<string, unknown>, cmd: Command) => (await import('./profiles.js')).profilesAdd(globalsOf(cmd), name, opts, deps.io)));
+    .option('--no-verify', 'save without checking the keys against the target (by default `GET /v1/merchant` must answer)')
+    .option('--default', 'make it the active profile (asked on a terminal; automatic when no profile would be used otherwise)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay profiles add staging --base-url https://pay.staging.example --public-key pk_test_123\n  $ printf %s "$SECRET" | mpay profiles add ci --base-url http://127.0.0.1:4010 --public-key "$PK" --default\n  $ printf %s "$SECRET" | mpay profiles add later --base-url https://pay.example --public-key "$PK" --no-verify\n',
+    )
+    .action(
+      action(deps, async (name: string, opts: import('./profiles.js').ProfilesAddOptions, cmd: Command) =>
+        (await import('./profiles.js')).profilesAdd(globalsOf(cmd), name, opts, deps.io, { openTarget: deps.openTarget }),
+      ),
+    );
   profiles
     .command('use')
     .argument('<name>', 'profile name')
@@ -128,6 +138,8 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .description('remove a profile (asks first; --yes when not on a terminal)')
     .addHelpText('after', '\nExample:\n  $ mpay profiles remove staging --yes\n')
     .action(action(deps, async (name: string, _o: unknown, cmd: Command) => (await import('./profiles.js')).profilesRemove(globalsOf(cmd), name, deps.io)));
+
+  registerWhoami(program, deps);
 
   // --- sandbox values, review shortcuts, smoke, webhooks listen ------------------------------
   const sandbox = group(program, 'sandbox', 'sandbox helpers: magic values, clock, PIX payment, review');

@@ -2,7 +2,7 @@ import { readConfig, saveConfig, maskSecret, PROFILE_NAME, type Profile } from '
 import { CliError, EXIT, usage } from '../errors.js';
 import { canPrompt, type IO } from '../io.js';
 import { painter, printData, resolveFormat } from '../output.js';
-import type { Globals } from '../target.js';
+import { openTarget as realOpenTarget, type Globals } from '../target.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -36,7 +36,32 @@ export async function profilesShow(g: Globals, name: string | undefined, io: IO)
   return EXIT.ok;
 }
 
-export async function profilesAdd(g: Globals, name: string, opts: Record<string, unknown>, io: IO): Promise<number> {
+export interface ProfilesAddOptions {
+  publicKey?: string;
+  profileDataDir?: string;
+  /** false with --no-verify: save without asking the target */
+  verify?: boolean;
+  /** --default: make it the active profile */
+  default?: boolean;
+}
+
+/** Who the keys belong to, asked of the target itself; throws the target's error (3 auth, 5 unreachable…). */
+async function verifyProfile(g: Globals, name: string, p: Profile, io: IO, openTarget: typeof realOpenTarget): Promise<{ name: string; mode: string }> {
+  const target = await openTarget(g, io, { pinned: { name, profile: p } });
+  try {
+    return (await target.client.call('merchant.get', {})).data as { name: string; mode: string };
+  } finally {
+    await target.close();
+  }
+}
+
+export async function profilesAdd(
+  g: Globals,
+  name: string,
+  opts: ProfilesAddOptions,
+  io: IO,
+  deps: { openTarget?: typeof realOpenTarget } = {},
+): Promise<number> {
   if (!PROFILE_NAME.test(name)) throw usage(`profile name must be letters, digits, . _ - (up to 64), got '${name}'`);
   const baseUrl = g.baseUrl;
   if (baseUrl) {
@@ -64,13 +89,35 @@ export async function profilesAdd(g: Globals, name: string, opts: Record<string,
   secretKey = secretKey.trim();
   if (!/^pk_[A-Za-z0-9_]+$/.test(publicKey)) throw usage('--public-key must look like pk_test_… or pk_live_…');
   if (!/^sk_[A-Za-z0-9_-]+$/.test(secretKey)) throw usage('the secret key must look like sk_test_… or sk_live_…');
-  const cfg = readConfig(io.env);
   const p: Profile = { public_key: publicKey, secret_key: secretKey };
   if (baseUrl) p.base_url = baseUrl.replace(/\/+$/, '');
   if (opts.profileDataDir) p.data_dir = String(opts.profileDataDir);
-  cfg.profiles[name] = p;
-  await saveConfig(io.env, cfg);
-  if (!g.quiet) io.err(`Saved profile "${name}"${cfg.current === name ? '' : `; \`mpay profiles use ${name}\` makes it the active one`}\n`);
+  if (opts.verify !== false) {
+    try {
+      const m = await verifyProfile(g, name, p, io, deps.openTarget ?? realOpenTarget);
+      if (!g.quiet) io.err(`Verified: ${m.name} (${m.mode}) at ${p.base_url ?? `embedded:${p.data_dir ?? 'the default data directory'}`}\n`);
+    } catch (e) {
+      io.err(`profile "${name}" not saved (\`--no-verify\` saves it without checking)\n`);
+      throw e;
+    }
+  }
+  const fresh = readConfig(io.env);
+  fresh.profiles[name] = p;
+  // A profile nothing would select (no active one, no "default") becomes the active one: the
+  // next command then uses it instead of creating an embedded sandbox profile.
+  let makeDefault = opts.default === true || (!fresh.current && !fresh.profiles.default);
+  if (!makeDefault && fresh.current !== name && interactive) {
+    const { confirm } = await import('@inquirer/prompts');
+    makeDefault = await confirm({ message: `Make "${name}" the default profile?`, default: true });
+  }
+  if (makeDefault) fresh.current = name;
+  await saveConfig(io.env, fresh);
+  if (!g.quiet) {
+    io.err(
+      `Saved profile "${name}"` +
+        (makeDefault ? `; "${name}" is now the active profile\n` : fresh.current === name ? '\n' : `; \`mpay profiles use ${name}\` makes it the active one\n`),
+    );
+  }
   return EXIT.ok;
 }
 

@@ -1,0 +1,108 @@
+// Profiles that are checked (issue 15 item 6): `profiles add` verifies the keys against the
+// target, makes a profile that would otherwise never be used the active one, and `whoami`
+// says who and where mpay is talking to.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome } from '../helpers/cli.js';
+
+const home = cliHome();
+let server: Awaited<ReturnType<typeof home.startServer>>;
+let creds: { public_key: string; secret_key: string };
+beforeAll(async () => {
+  creds = home.run(['admin', 'merchants', 'create', '--name', 'Loja Remota', '--json']).json();
+  server = await home.startServer();
+}, 30_000);
+afterAll(async () => {
+  server.child.kill('SIGTERM');
+  await server.exited;
+  home.cleanup();
+});
+
+const names = () => (home.run(['profiles', 'list', '-o', 'json']).json() as { name: string }[]).map((p) => p.name).sort();
+
+describe('profiles add verifies the keys', () => {
+  it('a wrong secret is refused (exit 3) and nothing is saved', () => {
+    const r = home.run(['profiles', 'add', 'bogus', '--base-url', server.url, '--public-key', creds.public_key], { input: 'sk_test_wrong\n' });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/profile "bogus" not saved/);
+    expect(home.run(['profiles', 'show', 'bogus']).code).toBe(4);
+  });
+
+  it('an unreachable URL is refused (exit 5) and nothing is saved; --no-verify saves it anyway', () => {
+    const r = home.run(['profiles', 'add', 'away', '--base-url', 'http://127.0.0.1:9', '--public-key', creds.public_key], { input: creds.secret_key });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/could not reach/);
+    expect(home.run(['profiles', 'show', 'away']).code).toBe(4);
+    const skip = home.run(['profiles', 'add', 'away', '--base-url', 'http://127.0.0.1:9', '--public-key', creds.public_key, '--no-verify'], { input: creds.secret_key });
+    expect(skip.code, skip.stderr).toBe(0);
+    expect(home.run(['profiles', 'show', 'away']).code).toBe(0);
+    expect(home.run(['profiles', 'remove', 'away', '--yes']).code).toBe(0);
+  });
+
+  it('the first profile becomes the active one: the next command uses it, no embedded profile appears', () => {
+    const r = home.run(['profiles', 'add', 'remote', '--base-url', server.url, '--public-key', creds.public_key], { input: creds.secret_key });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Verified: Loja Remota/);
+    expect(r.stderr).toMatch(/"remote" is now the active profile/);
+    const m = home.run(['merchant', 'get']);
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.json().name).toBe('Loja Remota');
+    expect(m.stderr).not.toMatch(/Created sandbox credentials/);
+    expect(names()).toEqual(['remote']);
+  });
+
+  it('a later profile is not made active unless --default', () => {
+    const a = home.run(['profiles', 'add', 'second', '--base-url', server.url, '--public-key', creds.public_key], { input: creds.secret_key });
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/mpay profiles use second/);
+    expect(home.run(['profiles', 'show', '-o', 'json']).json().name).toBe('remote');
+    const b = home.run(['profiles', 'add', 'second', '--base-url', server.url, '--public-key', creds.public_key, '--default'], { input: creds.secret_key });
+    expect(b.code, b.stderr).toBe(0);
+    expect(home.run(['profiles', 'show', '-o', 'json']).json().name).toBe('second');
+  });
+
+  it('with profiles but none active, a command says so instead of creating an embedded profile', () => {
+    expect(home.run(['profiles', 'remove', 'second', '--yes']).code).toBe(0);
+    const r = home.run(['keys', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no active profile.*mpay profiles use remote/);
+    expect(names()).toEqual(['remote']);
+    // asking for the embedded sandbox by name still creates it
+    const e = home.run(['--profile', 'default', 'keys', 'list']);
+    expect(e.code, e.stderr).toBe(0);
+    expect(names()).toEqual(['default', 'remote']);
+    expect(home.run(['profiles', 'use', 'remote']).code).toBe(0);
+  });
+});
+
+describe('mpay whoami', () => {
+  it('names the merchant, the key, the target and the clock (remote)', () => {
+    const r = home.run(['whoami', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const w = r.json();
+    expect(w).toMatchObject({
+      profile: 'remote',
+      target: server.url,
+      merchant: { name: 'Loja Remota', mode: 'sandbox' },
+      key: { public_key: creds.public_key, name: expect.any(String) },
+    });
+    expect(Math.abs(Date.parse(w.clock) - Date.now())).toBeLessThan(60_000);
+    expect(w.clock_offset_days).toBe(0);
+    expect(JSON.stringify(w)).not.toContain(creds.secret_key);
+  });
+
+  it('on the embedded sandbox, after a clock move', () => {
+    expect(home.run(['--profile', 'default', 'sandbox', 'advance', '--days', '3']).code).toBe(0);
+    const w = home.run(['--profile', 'default', 'whoami', '-o', 'json']).json();
+    expect(w.target).toMatch(/^embedded:/);
+    expect(w.profile).toBe('default');
+    expect(w.clock_offset_days).toBe(3);
+    const t = home.run(['--profile', 'default', 'whoami', '-o', 'table']);
+    expect(t.stdout).toMatch(/merchant/);
+    expect(t.stdout).toMatch(/clock/);
+  });
+
+  it('bad keys: exit 3', () => {
+    const r = home.run(['whoami'], { env: { MPAY_SECRET_KEY: 'sk_test_nope', MPAY_PUBLIC_KEY: creds.public_key } });
+    expect(r.code).toBe(3);
+  });
+});
