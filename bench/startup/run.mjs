@@ -1,9 +1,10 @@
-// Start-up benchmark: whole-process wall time of `mpay --version` and of an embedded read
-// (`mpay keys list -o json`) against bare `node -e 0`, measured in the same run.
+// Start-up benchmark: whole-process wall time of `mpay --version`, of an embedded read
+// (`mpay keys list -o json`) and of the same read against a local `mpay server start`
+// (`--base-url`), against bare `node -e 0`, measured in the same run.
 // Prints medians over RUNS runs each (interleaved, after warm-up) and the ratios.
-// Targets: --version ≤ 1.5× bare node; embedded read ≤ 3×. The embedded read is also timed
-// without the V8 code cache (MPAY_NO_CODE_CACHE=1), for comparison.
-import { spawnSync } from 'node:child_process';
+// Targets: --version ≤ 1.5× bare node; embedded and remote reads ≤ 3×. The embedded read is
+// also timed without the V8 code cache (MPAY_NO_CODE_CACHE=1), for comparison.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -15,12 +16,28 @@ const RUNS = Number(process.env.RUNS ?? 21);
 const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-'));
 const env = { ...process.env, MPAY_DATA_DIR: join(dir, 'data'), MPAY_CONFIG_DIR: join(dir, 'conf'), NO_COLOR: '1' };
 
+// the server the remote read talks to: its own data dir, a merchant made for it
+const serverEnv = { ...env, MPAY_DATA_DIR: join(dir, 'server-data') };
+const creds = JSON.parse(execFileSync(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', 'Bench', '--json'], { env: serverEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0'], { env: serverEnv, stdio: ['ignore', 'pipe', 'ignore'] });
+const baseUrl = await new Promise((resolve, reject) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d;
+    const m = /^(http:\/\/\S+)\n/m.exec(out);
+    if (m) resolve(m[1]);
+  });
+  server.on('exit', (c) => reject(new Error(`mpay server start exited ${c}`)));
+});
+const remoteEnv = { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
+
 const cases = {
   'node -e 0': [process.execPath, ['-e', '0']],
   'mpay --version': [process.execPath, [bin, '--version']],
   'mpay keys list -o json (embedded)': [process.execPath, [bin, 'keys', 'list', '-o', 'json']],
   // the same without the V8 code cache (split ESM chunks), to show what the cache buys
   'same, without the code cache': [process.execPath, [bin, 'keys', 'list', '-o', 'json'], { MPAY_NO_CODE_CACHE: '1' }],
+  'mpay keys list -o json (remote)': [process.execPath, [bin, '--base-url', baseUrl, 'keys', 'list', '-o', 'json'], remoteEnv],
 };
 
 function once([cmd, args, extraEnv = {}]) {
@@ -40,7 +57,7 @@ const median = (xs) => {
   return s[Math.floor(s.length / 2)];
 };
 const base = median(samples['node -e 0']);
-const targets = { 'mpay --version': 1.5, 'mpay keys list -o json (embedded)': 3 };
+const targets = { 'mpay --version': 1.5, 'mpay keys list -o json (embedded)': 3, 'mpay keys list -o json (remote)': 3 };
 console.log(`start-up, median of ${RUNS} runs each (node ${process.versions.node})`);
 for (const k of Object.keys(cases)) {
   const m = median(samples[k]);
@@ -48,4 +65,6 @@ for (const k of Object.keys(cases)) {
   const t = targets[k];
   console.log(`${k.padEnd(36)} ${m.toFixed(1).padStart(7)} ms  ${ratio.toFixed(2)}× bare node${t ? `  (target ≤ ${t}×: ${ratio <= t ? 'met' : 'NOT met'})` : ''}`);
 }
+server.kill('SIGTERM');
+await new Promise((r) => server.on('close', r));
 rmSync(dir, { recursive: true, force: true });

@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
 import { ConnectionError } from './errors.js';
 import { progressChunks, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
-/** HTTP(S) to a remote deployment with undici (loaded on first use). */
+/** HTTP(S) to a remote deployment with node:http(s) (loaded on first use). */
 export class HttpTransport implements Transport {
   readonly target: string;
   private readonly base: string;
@@ -20,28 +19,39 @@ export class HttpTransport implements Transport {
   }
 
   async send(req: TransportRequest): Promise<TransportResponse> {
-    const undici = await import('undici');
-    // undici is CommonJS: bundled ESM sees its exports on `default`
-    const request = (undici.request ?? (undici as unknown as { default: typeof undici }).default.request) as typeof undici.request;
+    // node:http rather than undici: loading undici took ~45 ms of a CLI command, and its idle
+    // keep-alive socket and timers held the process ~55 ms after the answer; the global agents
+    // keep connections alive for a run of requests and let the process exit as soon as it is done.
+    const url = new URL(this.base + req.path);
+    const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body) : req.body;
+    const headers: Record<string, string> = { ...req.headers };
+    if (body !== undefined && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['content-length'] = String(body.byteLength);
     try {
-      const res = await request(this.base + req.path, {
-        method: req.method as 'GET',
-        headers: req.headers,
-        body:
-          req.body === undefined
-            ? undefined
-            : typeof req.body === 'string'
-              ? req.body
-              : req.onBodyProgress
-                ? Readable.from(progressChunks(req.body, req.onBodyProgress), { objectMode: false })
-                : Buffer.from(req.body),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+      return await new Promise<TransportResponse>((resolve, reject) => {
+        const r = request(url, { method: req.method, headers, timeout: this.timeoutMs }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const out: Record<string, string> = {};
+            for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+            resolve({ status: res.statusCode ?? 0, headers: out, body: new Uint8Array(Buffer.concat(chunks)) });
+          });
+        });
+        r.on('timeout', () => r.destroy(Object.assign(new Error(`no answer within ${this.timeoutMs / 1000} s`), { code: 'ETIMEDOUT' })));
+        r.on('error', reject);
+        if (body === undefined) r.end();
+        else if (req.onBodyProgress) {
+          // the file's bytes as they leave, for a progress bar
+          void (async () => {
+            for await (const chunk of progressChunks(body, req.onBodyProgress!)) {
+              if (!r.write(chunk)) await new Promise<void>((ok) => r.once('drain', ok));
+            }
+            r.end();
+          })().catch(reject);
+        } else r.end(body);
       });
-      const body = new Uint8Array(await res.body.arrayBuffer());
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-      return { status: res.statusCode, headers, body };
     } catch (e) {
       const err = e as { code?: string; message?: string };
       throw new ConnectionError(`could not reach ${this.base}: ${err.code ?? ''} ${err.message ?? ''}`.replace(/\s+/g, ' ').trim(), e);

@@ -50,4 +50,25 @@ describe('start-up loads only what a command uses', () => {
     }
     expect(code).toContain('ZodType'); // the server really ran in-process
   });
+
+  it('a remote read loads nothing only the embedded server needs, nor undici', async () => {
+    const creds = home.run(['admin', 'merchants', 'create', '--name', 'Remote', '--json']).json();
+    const server = await home.startServer();
+    try {
+      const env = { MPAY_NO_CODE_CACHE: '1', MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
+      const mods = loaded(['--base-url', server.url, 'keys', 'list', '-o', 'json'], 'remote', env);
+      expect(heavy(mods, /better-sqlite3|node_modules\/hono|node_modules\/pg\//)).toEqual([]);
+      const code = mods
+        .filter((m) => m.includes('/dist/cli/'))
+        .map((m) => readFileSync(new URL(m), 'utf8'))
+        .join('\n');
+      // undici held the process ~55 ms after the answer (keep-alive socket, timers) and took ~45 ms to load
+      for (const marker of ['node_modules/undici', 'node_modules/chardet', 'node_modules/ajv', 'node_modules/cli-table3', 'better-sqlite3', 'class Hono']) {
+        expect(code.includes(marker), marker).toBe(false);
+      }
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+    }
+  }, 30_000);
 });
