@@ -10,15 +10,17 @@ function mod11Digit(sum: number): number {
   return r < 2 ? 0 : 11 - r;
 }
 
+/** The two check digits of a CPF whose first nine digits are `base9`. */
+export function cpfCheckDigits(base9: string): string {
+  const d = [...base9].map((c) => c.charCodeAt(0) - 48);
+  const d1 = mod11Digit(d.reduce((acc, x, i) => acc + x * (10 - i), 0));
+  const d2 = mod11Digit([...d, d1].reduce((acc, x, i) => acc + x * (11 - i), 0));
+  return `${d1}${d2}`;
+}
+
 export function isValidCpf(value: string): boolean {
   if (!/^\d{11}$/.test(value) || /^(\d)\1{10}$/.test(value)) return false;
-  const d = [...value].map((c) => c.charCodeAt(0) - 48);
-  let s = 0;
-  for (let i = 0; i < 9; i++) s += d[i]! * (10 - i);
-  if (mod11Digit(s) !== d[9]) return false;
-  s = 0;
-  for (let i = 0; i < 10; i++) s += d[i]! * (11 - i);
-  return mod11Digit(s) === d[10];
+  return cpfCheckDigits(value.slice(0, 9)) === value.slice(9);
 }
 
 const CNPJ_W1 = [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
-import { STEP_NAMES, junitXml, randomCpf, tinyPng, xmlEscape, type SmokeSummary } from '../../src/cli/commands/smoke.js';
+import { STEP_NAMES, junitXml, randomCpf, tinyPng, xmlEscape, type SmokeSummary } from '../../src/cli/commands/smoke/run.js';
 import { isValidCpf } from '../../src/domain/taxid.js';
 import { sniff } from '../../src/domain/files.js';
 

@@ -175,7 +175,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     )
     .action(
       action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
-        const { smoke } = await import('./smoke.js');
+        const { smoke } = await import('./smoke/run.js');
         return smoke(globalsOf(cmd), opts, deps.io, { openTarget: deps.openTarget });
       }),
     );

@@ -1,67 +1,21 @@
 /**
- * `mpay smoke`: an end-to-end scenario against the current target (the embedded sandbox, or a
- * deployment by --base-url / profile). Each step is timed and printed on stderr as it ends;
- * the summary goes to stdout (JSON when piped, a table on a terminal) and, with --junit, to a
- * JUnit XML file. The first failure stops the run: the exit code is the contract's for the
- * service's answer (1 refused, 3 auth, 4 not found, 5 unreachable).
- *
- * Everything the run creates lives under a submerchant of its own (charges, payment link,
- * recipient, withdrawal), so the merchant's own wallet and recipients are not touched. What can
- * be undone is undone at the end, also after a failure: the webhook endpoint is deleted, the
- * temporary API key revoked, the payment link deactivated. The rest is listed by id.
+ * The steps of `mpay smoke`, in order, each a function of the run's context. Everything a run
+ * creates lives under a submerchant of its own (charges, payment link, recipient, withdrawal),
+ * so the merchant's own wallet and recipients are not touched; `cleanup` undoes what can be
+ * undone (webhook endpoint, temporary API key, payment link), also after a failure.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
-import type { MpayClient } from '../../sdk/client.js';
-import type { WebhookListener } from '../../webhooks/listen.js';
-import { formatBRL } from '../../domain/money.js';
-import { CliError, EXIT, describeError, exitCodeFor, usage } from '../errors.js';
-import type { IO } from '../io.js';
-import { painter, resolveFormat, type Painter } from '../output.js';
-import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
-import { fileForm } from '../multipart.js';
-
-export interface SmokeOptions {
-  junit?: string;
-  timeout?: string;
-  webhookUrl?: string;
-  webhookPort?: string;
-  /** move a remote target's clock (31 days) too; the embedded sandbox's always moves */
-  allowClock?: boolean;
-}
-
-export type StepStatus = 'passed' | 'failed' | 'skipped' | 'not_run';
-
-export interface StepResult {
-  name: string;
-  status: StepStatus;
-  duration_ms: number;
-  detail?: string;
-  error?: { message: string; code?: string; status?: number; request_id?: string };
-}
-
-export interface Created {
-  kind: string;
-  id: string;
-  /** what the run did to it at the end */
-  cleanup: 'deleted' | 'revoked' | 'deactivated' | 'kept' | 'cleanup failed';
-}
-
-export interface SmokeSummary {
-  ok: boolean;
-  target: string;
-  mode: string | null;
-  started_at: string;
-  duration_ms: number;
-  failed_step: string | null;
-  steps: StepResult[];
-  created: Created[];
-}
+import type { MpayClient } from '../../../sdk/client.js';
+import type { WebhookListener } from '../../../webhooks/listen.js';
+import { formatBRL } from '../../../domain/money.js';
+import { CliError, EXIT } from '../../errors.js';
+import type { Target } from '../../target.js';
+import { fileForm } from '../../multipart.js';
+import { tinyPng } from '../sandbox-data.js';
+import type { Created, SmokeOptions, StepResult } from './types.js';
 
 /** A step that does not apply to this target: reported as skipped, with the reason. */
-class Skip extends Error {}
+export class Skip extends Error {}
 
 /** The steps, in order; a step's name is what the report shows. */
 export const STEP_NAMES = [
@@ -84,98 +38,9 @@ export const STEP_NAMES = [
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// ---------------------------------------------------------------------------------------------
-// test data
-
-function mod11(sum: number): number {
-  const r = sum % 11;
-  return r < 2 ? 0 : 11 - r;
-}
-
-/** A random valid CPF (check digits computed), never one repeated digit. */
-export function randomCpf(random: () => number = Math.random): string {
-  for (;;) {
-    const d = Array.from({ length: 9 }, () => Math.floor(random() * 10));
-    if (d.every((x) => x === d[0])) continue;
-    const d1 = mod11(d.reduce((a, x, i) => a + x * (10 - i), 0));
-    const d2 = mod11([...d, d1].reduce((a, x, i) => a + x * (11 - i), 0));
-    return [...d, d1, d2].join('');
-  }
-}
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td) >>> 0);
-  return Buffer.concat([len, td, crc]);
-}
-
-/** A real 1×1 grey PNG, built in memory: signature, IHDR, IDAT, IEND. */
-export function tinyPng(): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 0x80]))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
-}
-
-// ---------------------------------------------------------------------------------------------
-// JUnit
-
-/** Text for XML: the five entities escaped, characters XML 1.0 cannot carry removed. */
-export function xmlEscape(s: string): string {
-  return s
-    // eslint-disable-next-line no-control-regex
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-export function junitXml(s: SmokeSummary): string {
-  const secs = (ms: number) => (ms / 1000).toFixed(3);
-  const failures = s.steps.filter((x) => x.status === 'failed').length;
-  const skipped = s.steps.filter((x) => x.status === 'skipped' || x.status === 'not_run').length;
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="mpay smoke" tests="${s.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(s.duration_ms)}">`,
-    `  <testsuite name="mpay smoke" tests="${s.steps.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${secs(s.duration_ms)}" timestamp="${xmlEscape(s.started_at)}" hostname="${xmlEscape(s.target)}">`,
-  ];
-  for (const st of s.steps) {
-    const open = `    <testcase classname="mpay.smoke" name="${xmlEscape(st.name)}" time="${secs(st.duration_ms)}"`;
-    if (st.status === 'passed') {
-      lines.push(st.detail ? `${open}>\n      <system-out>${xmlEscape(st.detail)}</system-out>\n    </testcase>` : `${open}/>`);
-    } else if (st.status === 'failed') {
-      const e = st.error ?? { message: 'failed' };
-      const body = [e.message, e.code ? `code: ${e.code}` : '', e.status ? `HTTP status: ${e.status}` : '', e.request_id ? `request id: ${e.request_id}` : '']
-        .filter(Boolean)
-        .join('\n');
-      lines.push(`${open}>\n      <failure message="${xmlEscape(e.message)}" type="${xmlEscape(e.code ?? 'error')}">${xmlEscape(body)}</failure>\n    </testcase>`);
-    } else {
-      const why = st.status === 'not_run' ? 'not run: an earlier step failed' : (st.detail ?? 'skipped');
-      lines.push(`${open}>\n      <skipped message="${xmlEscape(why)}"/>\n    </testcase>`);
-    }
-  }
-  lines.push('  </testsuite>', '</testsuites>', '');
-  return lines.join('\n');
-}
-
-// ---------------------------------------------------------------------------------------------
-// the run
-
-interface Ctx {
+export interface Ctx {
   client: MpayClient;
   target: Target;
   timeoutMs: number;
@@ -199,13 +64,13 @@ interface Ctx {
   interrupted: string | null;
 }
 
-class Interrupted extends CliError {
+export class Interrupted extends CliError {
   constructor(sig: string) {
     super(`interrupted by ${sig}`, 130);
   }
 }
 
-function checkInterrupted(ctx: Ctx): void {
+export function checkInterrupted(ctx: Ctx): void {
   if (ctx.interrupted) throw new Interrupted(ctx.interrupted);
 }
 
@@ -267,7 +132,7 @@ async function sandboxCall<T>(ctx: Ctx, what: string, fn: () => Promise<T>): Pro
 
 type StepFn = (ctx: Ctx, o: SmokeOptions) => Promise<string | void>;
 
-const steps: Record<StepName, StepFn> = {
+export const steps: Record<StepName, StepFn> = {
   'key check': async (ctx) => {
     const m = (await ctx.client.call('merchant.get')).data;
     ctx.merchant = m;
@@ -296,7 +161,7 @@ const steps: Record<StepName, StepFn> = {
         throw new Skip(`${ctx.target.baseUrl} cannot reach a receiver on this machine; pass --webhook-url URL (a public URL that reaches --webhook-port here)`);
       }
     }
-    const { startListener } = await import('../../webhooks/listen.js');
+    const { startListener } = await import('../../../webhooks/listen.js');
     const client = ctx.client;
     const l = await startListener({
       call: async (method, path, body) => (await client.raw(method, path, { body })).body as never,
@@ -306,7 +171,7 @@ const steps: Record<StepName, StepFn> = {
     });
     ctx.listener = l;
     ctx.created.push({ kind: 'webhook_endpoint', id: l.endpointId, cleanup: 'kept' });
-    l.on('received', (ev: import('../../webhooks/listen.js').ReceivedEvent) => {
+    l.on('received', (ev: import('../../../webhooks/listen.js').ReceivedEvent) => {
       ctx.received.push({
         type: ev.event?.type ?? '?',
         id: ev.event?.id ?? ev.webhookId ?? '?',
@@ -485,7 +350,7 @@ const steps: Record<StepName, StepFn> = {
     const want = (r: Ctx['received'][number]) => r.type === 'charge.captured' && r.dataId === ctx.cardCharge;
     const deadline = Date.now() + ctx.timeoutMs;
     const rt = ctx.target.runtime;
-    const { deliverDue } = rt ? await import('../../webhooks/worker.js') : { deliverDue: null };
+    const { deliverDue } = rt ? await import('../../../webhooks/worker.js') : { deliverDue: null };
     for (;;) {
       checkInterrupted(ctx);
       const bad = ctx.received.find((r) => !r.verified);
@@ -502,7 +367,7 @@ const steps: Record<StepName, StepFn> = {
   },
 };
 
-async function cleanup(ctx: Ctx, say: (s: string) => void): Promise<string[]> {
+export async function cleanup(ctx: Ctx, say: (s: string) => void): Promise<string[]> {
   const problems: string[] = [];
   const mark = (kind: string, id: string, how: Created['cleanup']) => {
     const c = ctx.created.find((x) => x.kind === kind && x.id === id);
@@ -541,7 +406,7 @@ async function cleanup(ctx: Ctx, say: (s: string) => void): Promise<string[]> {
   return problems;
 }
 
-function errorOf(e: unknown): NonNullable<StepResult['error']> {
+export function errorOf(e: unknown): NonNullable<StepResult['error']> {
   const x = e as { message?: string; code?: string; status?: number; requestId?: string; details?: { field: string; message: string }[] };
   const details = (x.details ?? []).map((d) => `${d.field}: ${d.message}`).filter((d) => !x.message?.includes(d));
   const out: NonNullable<StepResult['error']> = { message: [x.message ?? String(e), ...details].join('; ') };
@@ -551,157 +416,3 @@ function errorOf(e: unknown): NonNullable<StepResult['error']> {
   return out;
 }
 
-export interface SmokeDeps {
-  openTarget?: (g: Globals, io: IO) => Promise<Target>;
-}
-
-export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps = {}): Promise<number> {
-  const timeoutS = Number(o.timeout ?? 60);
-  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${o.timeout}'`);
-  if (o.webhookPort !== undefined && (!/^\d+$/.test(o.webhookPort) || Number(o.webhookPort) > 65535)) {
-    throw usage(`--webhook-port must be a number from 0 to 65535, got '${o.webhookPort}'`);
-  }
-  if (o.webhookUrl !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(o.webhookUrl);
-    } catch {
-      throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
-  }
-  const junitPath = o.junit ? resolve(io.cwd, o.junit) : undefined;
-  const paint = await painter(g, io);
-  const say = (s: string) => {
-    if (!g.quiet) io.err(s + '\n');
-  };
-
-  const started = Date.now();
-  const startedAt = new Date(started).toISOString();
-  const results: StepResult[] = [];
-  let target: Target | undefined;
-  let failure: { step: string; error: unknown } | null = null;
-  let ctx: Ctx | undefined;
-  try {
-    target = await (deps.openTarget ?? realOpenTarget)(g, io);
-  } catch (e) {
-    failure = { step: 'key check', error: e };
-  }
-  const targetName = target ? (target.kind === 'embedded' ? `embedded:${target.dataDir}` : (target.baseUrl ?? 'remote')) : 'unknown';
-  let cleanupProblems: string[] = [];
-  let unhook = () => {};
-  if (target) {
-    ctx = {
-      client: target.client,
-      target,
-      timeoutMs: timeoutS * 1000,
-      env: io.env,
-      runId: `${startedAt.replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`,
-      mode: null,
-      received: [],
-      cpf: randomCpf(),
-      created: [],
-      interrupted: null,
-    };
-    // Ctrl-C / SIGTERM: stop at the next wait or step, then clean up as after a failure
-    const c = ctx;
-    const onSignal = (sig: string) => () => {
-      if (!c.interrupted) say(`${sig}: stopping after the current step, then cleaning up…`);
-      c.interrupted ??= sig;
-    };
-    const onInt = onSignal('SIGINT');
-    const onTerm = onSignal('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-    unhook = () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    };
-    say(`mpay smoke on ${targetName}`);
-    for (const name of STEP_NAMES) {
-      if (failure) {
-        results.push({ name, status: 'not_run', duration_ms: 0 });
-        continue;
-      }
-      const t0 = performance.now();
-      try {
-        checkInterrupted(ctx);
-        const detail = await steps[name](ctx, o);
-        const ms = Math.round(performance.now() - t0);
-        results.push({ name, status: 'passed', duration_ms: ms, ...(detail ? { detail } : {}) });
-        say(`${paint.green('✓')} ${name}  ${ms} ms${detail ? paint.dim(`  ${detail}`) : ''}`);
-      } catch (e) {
-        const ms = Math.round(performance.now() - t0);
-        if (e instanceof Skip) {
-          results.push({ name, status: 'skipped', duration_ms: ms, detail: e.message });
-          say(`${paint.yellow('-')} ${name}  skipped: ${e.message}`);
-          continue;
-        }
-        failure = { step: name, error: e };
-        const err = errorOf(e);
-        results.push({ name, status: 'failed', duration_ms: ms, error: err });
-        say(`${paint.red('✗')} ${name}  ${ms} ms  ${err.message}`);
-      }
-    }
-    cleanupProblems = await cleanup(ctx, say);
-    await target.close().catch((e: unknown) => cleanupProblems.push(`closing the target: ${(e as Error).message}`));
-    unhook();
-  } else {
-    STEP_NAMES.forEach((name, i) =>
-      results.push(i === 0 ? { name, status: 'failed', duration_ms: 0, error: errorOf(failure!.error) } : { name, status: 'not_run', duration_ms: 0 }),
-    );
-  }
-
-  const summary: SmokeSummary = {
-    ok: !failure && cleanupProblems.length === 0,
-    target: targetName,
-    mode: ctx?.mode ?? null,
-    started_at: startedAt,
-    duration_ms: Date.now() - started,
-    failed_step: failure?.step ?? null,
-    steps: results,
-    created: ctx?.created ?? [],
-  };
-
-  const kept = summary.created.filter((c) => c.cleanup === 'kept');
-  if (kept.length) say(`created and kept (cannot be deleted): ${kept.map((c) => `${c.kind} ${c.id}`).join(', ')}`);
-  if (junitPath) {
-    try {
-      writeFileSync(junitPath, junitXml(summary));
-      say(`JUnit report: ${junitPath}`);
-    } catch (e) {
-      io.err(`error: --junit: cannot write ${o.junit}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-      if (!failure) return EXIT.usage;
-    }
-  }
-  await printSummary(g, io, summary, paint);
-
-  if (failure) {
-    io.err(`error: smoke failed at step "${failure.step}": ${describeError(failure.error).replace(/^error: /, '')}\n`);
-    return exitCodeFor(failure.error);
-  }
-  if (cleanupProblems.length) {
-    for (const p of cleanupProblems) io.err(`error: cleanup: ${p}\n`);
-    return EXIT.refused;
-  }
-  const counts = (s: StepStatus) => results.filter((r) => r.status === s).length;
-  say(`smoke passed: ${counts('passed')} steps passed, ${counts('skipped')} skipped, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return EXIT.ok;
-}
-
-async function printSummary(g: Globals, io: IO, s: SmokeSummary, paint: Painter): Promise<void> {
-  const format = resolveFormat(g, io);
-  if (format === 'json') {
-    io.out(JSON.stringify(s, null, 2) + '\n');
-    return;
-  }
-  if (format === 'jsonl') {
-    io.out(JSON.stringify(s) + '\n');
-    return;
-  }
-  const { default: Table } = await import('cli-table3');
-  const t = new Table({ head: ['step', 'status', 'time', 'detail'].map((h) => paint.bold(h)), style: { head: [], border: [] } });
-  const color = (st: StepStatus) => (st === 'passed' ? paint.green(st) : st === 'failed' ? paint.red(st) : paint.yellow(st.replace('_', ' ')));
-  for (const r of s.steps) t.push([r.name, color(r.status), r.status === 'not_run' ? '' : `${r.duration_ms} ms`, r.error?.message ?? r.detail ?? '']);
-  io.out(t.toString() + '\n');
-}

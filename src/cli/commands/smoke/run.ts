@@ -1,0 +1,183 @@
+/**
+ * `mpay smoke`, the runner: an end-to-end scenario against the current target (the embedded sandbox, or a
+ * deployment by --base-url / profile). Each step is timed and printed on stderr as it ends;
+ * the summary goes to stdout (JSON when piped, a table on a terminal) and, with --junit, to a
+ * JUnit XML file. The first failure stops the run: the exit code is the contract's for the
+ * service's answer (1 refused, 3 auth, 4 not found, 5 unreachable).
+ *
+ * Everything the run creates lives under a submerchant of its own (charges, payment link,
+ * recipient, withdrawal), so the merchant's own wallet and recipients are not touched. What can
+ * be undone is undone at the end, also after a failure: the webhook endpoint is deleted, the
+ * temporary API key revoked, the payment link deactivated. The rest is listed by id.
+ */
+import { randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describeError, exitCodeFor, EXIT, usage } from '../../errors.js';
+import type { IO } from '../../io.js';
+import { painter, resolveFormat, type Painter } from '../../output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
+import { randomCpf } from '../sandbox-data.js';
+import { junitXml } from './junit.js';
+import { STEP_NAMES, Skip, checkInterrupted, cleanup, errorOf, steps, type Ctx } from './steps.js';
+import type { SmokeOptions, SmokeSummary, StepResult, StepStatus } from './types.js';
+
+export type { SmokeOptions, SmokeSummary, StepResult } from './types.js';
+export { STEP_NAMES } from './steps.js';
+export { junitXml, xmlEscape } from './junit.js';
+export { randomCpf, tinyPng } from '../sandbox-data.js';
+
+export interface SmokeDeps {
+  openTarget?: (g: Globals, io: IO) => Promise<Target>;
+}
+
+export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps = {}): Promise<number> {
+  const timeoutS = Number(o.timeout ?? 60);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${o.timeout}'`);
+  if (o.webhookPort !== undefined && (!/^\d+$/.test(o.webhookPort) || Number(o.webhookPort) > 65535)) {
+    throw usage(`--webhook-port must be a number from 0 to 65535, got '${o.webhookPort}'`);
+  }
+  if (o.webhookUrl !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(o.webhookUrl);
+    } catch {
+      throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
+  }
+  const junitPath = o.junit ? resolve(io.cwd, o.junit) : undefined;
+  const paint = await painter(g, io);
+  const say = (s: string) => {
+    if (!g.quiet) io.err(s + '\n');
+  };
+
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const results: StepResult[] = [];
+  let target: Target | undefined;
+  let failure: { step: string; error: unknown } | null = null;
+  let ctx: Ctx | undefined;
+  try {
+    target = await (deps.openTarget ?? realOpenTarget)(g, io);
+  } catch (e) {
+    failure = { step: 'key check', error: e };
+  }
+  const targetName = target ? (target.kind === 'embedded' ? `embedded:${target.dataDir}` : (target.baseUrl ?? 'remote')) : 'unknown';
+  let cleanupProblems: string[] = [];
+  let unhook = () => {};
+  if (target) {
+    ctx = {
+      client: target.client,
+      target,
+      timeoutMs: timeoutS * 1000,
+      env: io.env,
+      runId: `${startedAt.replace(/[-:.TZ]/g, '').slice(0, 14)}-${randomUUID().slice(0, 8)}`,
+      mode: null,
+      received: [],
+      cpf: randomCpf(),
+      created: [],
+      interrupted: null,
+    };
+    // Ctrl-C / SIGTERM: stop at the next wait or step, then clean up as after a failure
+    const c = ctx;
+    const onSignal = (sig: string) => () => {
+      if (!c.interrupted) say(`${sig}: stopping after the current step, then cleaning up…`);
+      c.interrupted ??= sig;
+    };
+    const onInt = onSignal('SIGINT');
+    const onTerm = onSignal('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    unhook = () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+    };
+    say(`mpay smoke on ${targetName}`);
+    for (const name of STEP_NAMES) {
+      if (failure) {
+        results.push({ name, status: 'not_run', duration_ms: 0 });
+        continue;
+      }
+      const t0 = performance.now();
+      try {
+        checkInterrupted(ctx);
+        const detail = await steps[name](ctx, o);
+        const ms = Math.round(performance.now() - t0);
+        results.push({ name, status: 'passed', duration_ms: ms, ...(detail ? { detail } : {}) });
+        say(`${paint.green('✓')} ${name}  ${ms} ms${detail ? paint.dim(`  ${detail}`) : ''}`);
+      } catch (e) {
+        const ms = Math.round(performance.now() - t0);
+        if (e instanceof Skip) {
+          results.push({ name, status: 'skipped', duration_ms: ms, detail: e.message });
+          say(`${paint.yellow('-')} ${name}  skipped: ${e.message}`);
+          continue;
+        }
+        failure = { step: name, error: e };
+        const err = errorOf(e);
+        results.push({ name, status: 'failed', duration_ms: ms, error: err });
+        say(`${paint.red('✗')} ${name}  ${ms} ms  ${err.message}`);
+      }
+    }
+    cleanupProblems = await cleanup(ctx, say);
+    await target.close().catch((e: unknown) => cleanupProblems.push(`closing the target: ${(e as Error).message}`));
+    unhook();
+  } else {
+    STEP_NAMES.forEach((name, i) =>
+      results.push(i === 0 ? { name, status: 'failed', duration_ms: 0, error: errorOf(failure!.error) } : { name, status: 'not_run', duration_ms: 0 }),
+    );
+  }
+
+  const summary: SmokeSummary = {
+    ok: !failure && cleanupProblems.length === 0,
+    target: targetName,
+    mode: ctx?.mode ?? null,
+    started_at: startedAt,
+    duration_ms: Date.now() - started,
+    failed_step: failure?.step ?? null,
+    steps: results,
+    created: ctx?.created ?? [],
+  };
+
+  const kept = summary.created.filter((c) => c.cleanup === 'kept');
+  if (kept.length) say(`created and kept (cannot be deleted): ${kept.map((c) => `${c.kind} ${c.id}`).join(', ')}`);
+  if (junitPath) {
+    try {
+      writeFileSync(junitPath, junitXml(summary));
+      say(`JUnit report: ${junitPath}`);
+    } catch (e) {
+      io.err(`error: --junit: cannot write ${o.junit}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      if (!failure) return EXIT.usage;
+    }
+  }
+  await printSummary(g, io, summary, paint);
+
+  if (failure) {
+    io.err(`error: smoke failed at step "${failure.step}": ${describeError(failure.error).replace(/^error: /, '')}\n`);
+    return exitCodeFor(failure.error);
+  }
+  if (cleanupProblems.length) {
+    for (const p of cleanupProblems) io.err(`error: cleanup: ${p}\n`);
+    return EXIT.refused;
+  }
+  const counts = (s: StepStatus) => results.filter((r) => r.status === s).length;
+  say(`smoke passed: ${counts('passed')} steps passed, ${counts('skipped')} skipped, in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return EXIT.ok;
+}
+
+async function printSummary(g: Globals, io: IO, s: SmokeSummary, paint: Painter): Promise<void> {
+  const format = resolveFormat(g, io);
+  if (format === 'json') {
+    io.out(JSON.stringify(s, null, 2) + '\n');
+    return;
+  }
+  if (format === 'jsonl') {
+    io.out(JSON.stringify(s) + '\n');
+    return;
+  }
+  const { default: Table } = await import('cli-table3');
+  const t = new Table({ head: ['step', 'status', 'time', 'detail'].map((h) => paint.bold(h)), style: { head: [], border: [] } });
+  const color = (st: StepStatus) => (st === 'passed' ? paint.green(st) : st === 'failed' ? paint.red(st) : paint.yellow(st.replace('_', ' ')));
+  for (const r of s.steps) t.push([r.name, color(r.status), r.status === 'not_run' ? '' : `${r.duration_ms} ms`, r.error?.message ?? r.detail ?? '']);
+  io.out(t.toString() + '\n');
+}
