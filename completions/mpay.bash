@@ -22,7 +22,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks whoami withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
@@ -108,6 +108,7 @@ _mpay_words() {
     "profiles use") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles remove") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
     "whoami") words="--base-url --color --data-dir --help --idempotency-key --json --output --profile --quiet --verbose --version --yes" ;;
+    "trigger") words="--base-url --color --data-dir --help --idempotency-key --json --list --output --profile --quiet --timeout --verbose --version --yes" ;;
     "smoke") words="--allow-clock --base-url --color --data-dir --help --idempotency-key --json --junit --output --profile --quiet --timeout --verbose --version --webhook-port --webhook-url --yes" ;;
   esac
 }

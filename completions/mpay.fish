@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -30,7 +30,7 @@ complete -c mpay -l quiet
 complete -c mpay -l verbose
 complete -c mpay -l version
 complete -c mpay -l yes
-complete -c mpay -n '__mpay_at '\'''\''' -a 'admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens wallets webhooks whoami withdrawals'
+complete -c mpay -n '__mpay_at '\'''\''' -a 'admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals'
 complete -c mpay -n '__mpay_at '\''merchant'\''' -a 'get pin'
 complete -c mpay -n '__mpay_at '\''merchant'\''' -l color
 complete -c mpay -n '__mpay_at '\''merchant'\''' -l output
@@ -603,6 +603,11 @@ complete -c mpay -n '__mpay_at '\''profiles remove'\''' -l profile
 complete -c mpay -n '__mpay_at '\''whoami'\''' -l color
 complete -c mpay -n '__mpay_at '\''whoami'\''' -l output
 complete -c mpay -n '__mpay_at '\''whoami'\''' -l profile
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l color
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l list
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l output
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l profile
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l timeout
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l allow-clock
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l color
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l junit

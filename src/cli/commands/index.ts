@@ -6,6 +6,7 @@ import { Argument, Command, Option } from 'commander';
 import type { CliDeps } from '../main.js';
 import { action, globalsOf } from '../main.js';
 import { register as registerWhoami } from './whoami.js';
+import { register as registerTrigger } from './trigger/index.js';
 
 function group(program: Command, name: string, description: string): Command {
   const existing = program.commands.find((c) => c.name() === name);
@@ -140,6 +141,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .action(action(deps, async (name: string, _o: unknown, cmd: Command) => (await import('./profiles.js')).profilesRemove(globalsOf(cmd), name, deps.io)));
 
   registerWhoami(program, deps);
+  registerTrigger(program, deps);
 
   // --- sandbox values, review shortcuts, smoke, webhooks listen ------------------------------
   const sandbox = group(program, 'sandbox', 'sandbox helpers: magic values, clock, PIX payment, review');

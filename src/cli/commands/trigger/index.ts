@@ -1,0 +1,76 @@
+/**
+ * `mpay trigger EVENT` (like `stripe trigger`): creates in the sandbox whatever the event needs
+ * and prints what it created, so a webhook integration can be tested with one command;
+ * `mpay trigger --list` names every event and what it creates. The gh shape: typed options,
+ * `register` only parses, `run(opts, env)` takes the target opener and IO injected.
+ */
+import { Argument, type Command } from 'commander';
+import { EVENT_NAMES, type EventName } from '../../../contract/events.js';
+import type { CliDeps } from '../../main.js';
+import { action, globalsOf } from '../../main.js';
+import { CliError, EXIT, usage } from '../../errors.js';
+import { runEnv, type RunEnv } from '../shape.js';
+
+export interface TriggerOptions {
+  event?: string;
+  list?: boolean;
+  /** seconds a wait (charge capture, withdrawal) may take */
+  timeout?: string;
+}
+
+export function register(program: Command, deps: CliDeps): void {
+  program
+    .command('trigger')
+    .description('create in the sandbox whatever an event needs (token, charge, clock move, review…) so it fires, and print what was created')
+    .addArgument(new Argument('[event]', 'event name; see --list'))
+    .option('--list', 'list the events and what each creates')
+    .option('--timeout <seconds>', 'how long a wait (capture, withdrawal) may take', '30')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay trigger --list\n  $ mpay trigger charge.captured\n  $ mpay webhooks listen --forward-to http://localhost:3000/webhooks &   # then, in another terminal:\n  $ mpay trigger withdrawal.failed -o json\n\nSandbox only. receivable.paid moves the merchant\'s sandbox clock 31 days.\n',
+    )
+    .action(
+      action(deps, async (event: string | undefined, o: Omit<TriggerOptions, 'event'>, cmd: Command) =>
+        run({ ...o, event }, await runEnv(globalsOf(cmd), deps.io, deps.openTarget)),
+      ),
+    );
+}
+
+const isEvent = (e: string): e is EventName => (EVENT_NAMES as readonly string[]).includes(e);
+
+export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
+  const { io, globals: g } = env;
+  const { RECIPES, Maker } = await import('./recipes.js');
+  const { painter, printData, resolveFormat } = await import('../../output.js');
+  const format = resolveFormat(g, io);
+  const paint = await painter(g, io);
+  if (opts.list) {
+    if (opts.event) throw usage('--list takes no event');
+    await printData(io, EVENT_NAMES.map((event) => ({ event, creates: RECIPES[event].creates })), { format, paint, columns: ['event', 'creates'] });
+    return EXIT.ok;
+  }
+  if (!opts.event) throw usage(`name an event (one of: ${EVENT_NAMES.join(', ')}), or --list`);
+  if (!isEvent(opts.event)) throw usage(`unknown event '${opts.event}'; one of: ${EVENT_NAMES.join(', ')}`);
+  const timeoutS = Number(opts.timeout ?? 30);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${opts.timeout}'`);
+  const event = opts.event;
+  const target = await env.openTarget(g, io);
+  try {
+    const maker = new Maker(target.client, io.env, timeoutS * 1000);
+    const me = await maker.me();
+    if (me.mode !== 'sandbox') throw new CliError(`mpay trigger creates records in the sandbox; this target runs in ${me.mode} mode`, EXIT.refused);
+    try {
+      await RECIPES[event].run(maker);
+    } catch (e) {
+      // what was made before the failure stays in the sandbox: say what it is
+      if (maker.made.length) io.err(`created before the failure: ${maker.made.map((x) => `${x.kind} ${x.id}`).join(', ')}\n`);
+      throw e;
+    }
+    if (!g.quiet) io.err(`Triggered ${event}\n`);
+    if (format === 'table') await printData(io, maker.made, { format, paint, columns: ['kind', 'id', 'detail'] });
+    else await printData(io, { event, created: maker.made }, { format, paint });
+    return EXIT.ok;
+  } finally {
+    await target.close();
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * What `mpay trigger EVENT` creates in the sandbox for each event of the contract, like
+ * `stripe trigger`: the records the event needs (token, charge, clock move, review…), each
+ * recorded in `made` so the command can print them.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EventName } from '../../../contract/events.js';
+import type { MpayClient } from '../../../sdk/client.js';
+import { TEST_CARDS } from '../../../domain/sandbox.js';
+import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandbox-payouts.js';
+import { CliError, EXIT } from '../../errors.js';
+import { fileForm } from '../../multipart.js';
+import { randomCpf, tinyPng } from '../sandbox-data.js';
+
+export interface Made {
+  kind: string;
+  id: string;
+  detail?: string;
+}
+
+type Charge = { id: string; status: string; failure_code?: string | null };
+type Sub = { id: string; status: string; wallet_id: string };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Builds sandbox records for a trigger, remembering each one it made. */
+export class Maker {
+  readonly made: Made[] = [];
+  private merchant?: { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
+  private readonly run = randomUUID().slice(0, 8);
+
+  constructor(
+    private readonly client: MpayClient,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly timeoutMs = 30_000,
+  ) {}
+
+  private add(kind: string, id: string, detail?: string) {
+    this.made.push(detail ? { kind, id, detail } : { kind, id });
+  }
+
+  async me() {
+    this.merchant ??= (await this.client.call('merchant.get', {})).data as { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
+    return this.merchant;
+  }
+
+  private async until<T>(what: string, get: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
+    const deadline = Date.now() + this.timeoutMs;
+    for (;;) {
+      const v = await get();
+      if (done(v)) return v;
+      if (Date.now() > deadline) throw new CliError(`${what}: still not done after ${this.timeoutMs / 1000} s`, EXIT.refused);
+      await sleep(200);
+    }
+  }
+
+  async token(number = '4111111111111111'): Promise<string> {
+    const year = new Date((await this.me()).clock).getUTCFullYear() + 3;
+    const t = (
+      await this.client.call('tokens.create', {
+        body: { card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: String(year), cvv: '123' } },
+      })
+    ).data as { token: string; brand: string; lastFourDigits: string };
+    this.add('card_token', `${t.brand} •••• ${t.lastFourDigits}`, 'tokenized with the public key');
+    return t.token;
+  }
+
+  private customer() {
+    return { name: 'Ana Souza (mpay trigger)', email: 'trigger@example.com', tax_id: randomCpf(), phone: '+5511987654321', type: 'individual' as const };
+  }
+
+  private chargeBody(amount: number, method: 'credit_card' | 'pix', details: Record<string, unknown>) {
+    return {
+      amount,
+      payment_method: method,
+      payment_details: details,
+      product_type: 'digital',
+      customer: this.customer(),
+      items: [{ name: `mpay trigger ${this.run}`, quantity: 1, unit_price: amount, tangible: false }],
+      metadata: { mpay_trigger: this.run },
+    };
+  }
+
+  /** A card charge, waited for until it leaves pending. */
+  async cardCharge(o: { number?: string; amount?: number; installments?: number } = {}): Promise<Charge> {
+    const amount = o.amount ?? 10_000;
+    const token = await this.token(o.number);
+    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, 'credit_card', { token, installments: o.installments ?? 1 }) as never })).data as Charge;
+    const final = c.status === 'pending'
+      ? await this.until(`charge ${c.id}`, async () => (await this.client.call('charges.get', { params: { id: c.id } })).data as Charge, (x) => x.status !== 'pending')
+      : c;
+    this.add('charge', c.id, `card, ${amount} cents${o.installments ? ` in ${o.installments} installments` : ''}: ${final.status}${final.failure_code ? ` (${final.failure_code})` : ''}`);
+    return final;
+  }
+
+  async pixCharge(amount = 5_000): Promise<Charge> {
+    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, 'pix', {}) as never })).data as Charge;
+    this.add('charge', c.id, `PIX, ${amount} cents: ${c.status}`);
+    return c;
+  }
+
+  async capturedCard(): Promise<Charge> {
+    const c = await this.cardCharge();
+    if (c.status !== 'captured') throw new CliError(`the card charge ${c.id} ended ${c.status}, not captured`, EXIT.refused);
+    return c;
+  }
+
+  async refund(chargeId: string): Promise<void> {
+    const r = (await this.client.call('charges.refund', { params: { id: chargeId }, body: {} as never })).data as { status: string };
+    this.add('refund', chargeId, `full refund: charge ${r.status}`);
+  }
+
+  async advanceClock(days: number): Promise<void> {
+    const r = (await this.client.call('sandbox.clockAdvance', { body: { days } })).data as { clock: string };
+    this.add('clock', r.clock, `merchant clock moved +${days} days`);
+  }
+
+  async submerchant(): Promise<Sub> {
+    const s = (
+      await this.client.call('submerchants.create', {
+        body: {
+          entity_type: 'pf',
+          trade_name: `mpay trigger ${this.run}`,
+          legal_name: 'Ana Souza',
+          tax_id: randomCpf(),
+          email: 'trigger@example.com',
+          birth_date: '1985-04-12',
+          mother_name: 'Maria Souza',
+        } as never,
+      })
+    ).data as Sub;
+    this.add('submerchant', s.id, `pf: ${s.status}`);
+    return s;
+  }
+
+  async document(subId: string, type: string): Promise<{ id: string; status: string }> {
+    const form = await fileForm(tinyPng(), `${type}.png`, 'image/png');
+    const u = (await this.client.call('submerchants.upload', { params: { id: subId }, rawBody: form })).data as {
+      url: string;
+      key: string;
+      fileName: string;
+      fileSize: number;
+      mimeType: string;
+    };
+    this.add('file', u.key, `${type}.png uploaded`);
+    const d = (
+      await this.client.call('submerchants.documents.create', {
+        params: { id: subId },
+        body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
+      })
+    ).data as { id: string; status: string };
+    this.add('document', d.id, `${type}: ${d.status}`);
+    return d;
+  }
+
+  /** A pf submerchant with its address and every required document: under_review. */
+  async underReview(): Promise<Sub> {
+    const s = await this.submerchant();
+    const a = (
+      await this.client.call('submerchants.addresses.create', {
+        params: { id: s.id },
+        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' } as never,
+      })
+    ).data as { id: string };
+    this.add('address', a.id);
+    const { REQUIRED_DOCUMENTS } = await import('../../../domain/onboarding.js');
+    for (const t of REQUIRED_DOCUMENTS.pf) await this.document(s.id, t);
+    const now = (await this.client.call('submerchants.get', { params: { id: s.id } })).data as Sub;
+    if (now.status !== 'under_review') throw new CliError(`submerchant ${s.id} is ${now.status}, not under_review, with every document in`, EXIT.refused);
+    return now;
+  }
+
+  async review(subId: string, decision: 'approve' | 'reject'): Promise<void> {
+    const body = decision === 'approve' ? { decision } : { decision, notes: 'mpay trigger: rejected on purpose' };
+    const r = (await this.client.call('sandbox.submerchants.review', { params: { id: subId }, body: body as never })).data as { status: string };
+    this.add('review', subId, `${decision}: ${r.status}`);
+  }
+
+  /** A withdrawal of `amount` from the merchant's wallet to a PIX recipient, credited first. */
+  async withdrawal(amount: number, wait: boolean): Promise<{ id: string; status: string }> {
+    const m = await this.me();
+    if (m.pin_enabled && !this.env.MPAY_PIN) throw new CliError('the merchant has a transaction PIN: set MPAY_PIN to trigger withdrawal events', EXIT.usage);
+    const adj = (await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount, description: `mpay trigger ${this.run}` } as never })).data as {
+      id?: string;
+    };
+    this.add('wallet_adjustment', adj.id ?? m.wallet_id, `credit ${amount} cents to the merchant wallet`);
+    const rcp = (
+      await this.client.call('recipients.put', {
+        body: { type: 'pix', pix_key: randomUUID(), pix_key_type: 'random', holder_name: 'Ana Souza', holder_tax_id: randomCpf() } as never,
+      })
+    ).data as { id: string };
+    this.add('recipient', rcp.id, 'PIX, random key');
+    const w = (
+      await this.client.call('withdrawals.create', {
+        body: {
+          type: 'pix',
+          wallet_id: m.wallet_id,
+          amount,
+          recipient_id: rcp.id,
+          idempotency_key: `mpay-trigger-${this.run}`,
+          ...(m.pin_enabled ? { pin: this.env.MPAY_PIN } : {}),
+        } as never,
+      })
+    ).data as { id: string; status: string };
+    const final = wait
+      ? await this.until(`withdrawal ${w.id}`, async () => (await this.client.call('withdrawals.get', { params: { id: w.id } })).data as { id: string; status: string }, (x) =>
+          ['completed', 'failed'].includes(x.status),
+        )
+      : w;
+    this.add('withdrawal', w.id, `${amount} cents: ${final.status}`);
+    return final;
+  }
+
+  async link(): Promise<{ id: string; amount: number }> {
+    const l = (
+      await this.client.call('paymentLinks.create', {
+        body: { title: `mpay trigger ${this.run}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 2_500, max_uses: 1 } as never,
+      })
+    ).data as { id: string; checkout_url: string };
+    this.add('payment_link', l.id, l.checkout_url);
+    return { id: l.id, amount: 2_500 };
+  }
+
+  async payLink(link: { id: string; amount: number }): Promise<void> {
+    const token = await this.token();
+    const { tax_id, name, email, phone } = this.customer();
+    const p = (
+      await this.client.call('checkout.pay', {
+        params: { id: link.id },
+        body: { attempt_id: `mpay-trigger-${this.run}`, payment_method: 'credit_card', amount: link.amount, token, installments: 1, customer: { name, email, tax_id, phone } } as never,
+      })
+    ).data as { charge_id?: string; id?: string; status?: string };
+    this.add('checkout_payment', p.charge_id ?? p.id ?? link.id, `paid through the hosted checkout: ${p.status ?? 'ok'}`);
+  }
+
+  async anticipation(body: Record<string, unknown>): Promise<{ id: string; status: string }> {
+    const a = (await this.client.call('anticipations.create', { body: body as never })).data as { id: string; status: string; refusal_reason?: string | null };
+    this.add('anticipation', a.id, `${a.status}${a.refusal_reason ? `: ${a.refusal_reason}` : ''}`);
+    return a;
+  }
+}
+
+/** A withdrawal amount the sandbox fails (the payout magic value on the amount), else null. */
+function failingAmount(): number | null {
+  const v = SANDBOX_PAYOUT_VALUES.find((x) => x.field === 'amount' && x.cents_ending !== undefined && (x.type === 'pix' || x.type === 'any'));
+  return v ? 1_000 + v.cents_ending! : null;
+}
+
+export interface Recipe {
+  /** what the trigger creates, for --list */
+  creates: string;
+  run(m: Maker): Promise<void>;
+}
+
+const declined = () => TEST_CARDS[0]!.number;
+
+export const RECIPES: Record<EventName, Recipe> = {
+  'charge.pending': { creates: 'a PIX charge (pending until paid)', run: async (m) => void (await m.pixCharge()) },
+  'charge.captured': { creates: 'a card token and a card charge, captured', run: async (m) => void (await m.capturedCard()) },
+  'charge.failed': {
+    creates: 'a card token of a declining test card and its charge, failed',
+    run: async (m) => {
+      const c = await m.cardCharge({ number: declined() });
+      if (c.status !== 'failed') throw new CliError(`the charge with test card ${declined()} ended ${c.status}`, EXIT.refused);
+    },
+  },
+  'charge.refunded': {
+    creates: 'a captured card charge, then its full refund',
+    run: async (m) => {
+      await m.refund((await m.capturedCard()).id);
+    },
+  },
+  'receivable.paid': {
+    creates: 'a captured card charge, then the merchant clock +31 days so its receivable settles',
+    run: async (m) => {
+      await m.capturedCard();
+      await m.advanceClock(31);
+    },
+  },
+  'withdrawal.pending': { creates: 'a sandbox credit to the merchant wallet, a PIX recipient and a withdrawal (pending)', run: async (m) => void (await m.withdrawal(1_000, false)) },
+  'withdrawal.completed': {
+    creates: 'a sandbox credit, a PIX recipient and a withdrawal, waited for until completed (~3 s)',
+    run: async (m) => {
+      const w = await m.withdrawal(1_000, true);
+      if (w.status !== 'completed') throw new CliError(`withdrawal ${w.id} ended ${w.status}`, EXIT.refused);
+    },
+  },
+  'withdrawal.failed': {
+    creates: 'a sandbox credit, a PIX recipient and a withdrawal of a failing magic amount, waited for until failed',
+    run: async (m) => {
+      const amount = failingAmount();
+      if (amount === null) throw new CliError('the sandbox has no failing withdrawal amount', EXIT.refused);
+      const w = await m.withdrawal(amount, true);
+      if (w.status !== 'failed') throw new CliError(`withdrawal ${w.id} ended ${w.status}, not failed`, EXIT.refused);
+    },
+  },
+  'anticipation.approved': {
+    creates: 'a captured card charge in 3 installments, then an anticipation of its receivables',
+    run: async (m) => {
+      const c = await m.cardCharge({ amount: 30_000, installments: 3 });
+      if (c.status !== 'captured') throw new CliError(`the card charge ${c.id} ended ${c.status}`, EXIT.refused);
+      const a = await m.anticipation({ amount: 30_000 });
+      if (a.status !== 'approved') throw new CliError(`anticipation ${a.id} was ${a.status}`, EXIT.refused);
+    },
+  },
+  'anticipation.refused': {
+    creates: 'an anticipation of 1 cent, which no receivable fits: refused',
+    run: async (m) => {
+      const a = await m.anticipation({ amount: 1 });
+      if (a.status !== 'refused') throw new CliError(`anticipation ${a.id} was ${a.status}`, EXIT.refused);
+    },
+  },
+  'submerchant.created': { creates: 'a pf submerchant', run: async (m) => void (await m.submerchant()) },
+  'submerchant.under_review': { creates: 'a pf submerchant with its address and the four required documents', run: async (m) => void (await m.underReview()) },
+  'submerchant.approved': {
+    creates: 'a pf submerchant under review, then the sandbox review approving it',
+    run: async (m) => m.review((await m.underReview()).id, 'approve'),
+  },
+  'submerchant.rejected': {
+    creates: 'a pf submerchant under review, then the sandbox review rejecting it',
+    run: async (m) => m.review((await m.underReview()).id, 'reject'),
+  },
+  'document.created': {
+    creates: 'a pf submerchant, an uploaded PNG and its front_id document',
+    run: async (m) => void (await m.document((await m.submerchant()).id, 'front_id')),
+  },
+  'document.replaced': {
+    creates: 'a pf submerchant and two front_id documents, the second replacing the first',
+    run: async (m) => {
+      const s = await m.submerchant();
+      await m.document(s.id, 'front_id');
+      await m.document(s.id, 'front_id');
+    },
+  },
+  'payment_link.created': { creates: 'a payment link (card or PIX, one use)', run: async (m) => void (await m.link()) },
+  'payment_link.paid': {
+    creates: 'a payment link, a card token and a payment through its hosted checkout',
+    run: async (m) => m.payLink(await m.link()),
+  },
+};

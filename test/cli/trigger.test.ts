@@ -1,0 +1,47 @@
+// `mpay trigger EVENT` (issue 15 item 11): every event of the contract's list, each created in
+// the sandbox with what it needs, the event really emitted (a webhook delivery is logged for
+// it), and what was created printed.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_NAMES } from '../../src/contract/events.js';
+import { cliHome } from '../helpers/cli.js';
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+beforeAll(() => {
+  // an endpoint for every event: its delivery logs show which events were emitted
+  const r = home.run(['webhooks', 'create', '--url', 'http://127.0.0.1:9/hooks', '--events', '*']);
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('mpay trigger', () => {
+  it('--list names every event of the contract, with what it creates', () => {
+    const r = home.run(['trigger', '--list', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = r.json() as { event: string; creates: string }[];
+    expect(rows.map((x) => x.event)).toEqual([...EVENT_NAMES]);
+    for (const x of rows) expect(x.creates.length).toBeGreaterThan(5);
+    const t = home.run(['trigger', '--list', '-o', 'table']);
+    expect(t.stdout).toContain('charge.captured');
+  });
+
+  it.each([...EVENT_NAMES])('%s: creates what it needs and the event is emitted', (event) => {
+    const logged = () => (home.run(['webhooks', 'logs', '--event-name', event, '--all', '-o', 'json']).json() as unknown[]).length;
+    const before = logged();
+    const r = home.run(['trigger', event, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = r.json() as { event: string; created: { kind: string; id: string; detail?: string }[] };
+    expect(out.event).toBe(event);
+    expect(out.created.length).toBeGreaterThan(0);
+    for (const c of out.created) expect(c.id).toBeTruthy();
+    expect(r.stderr).toContain(`Triggered ${event}`);
+    // this trigger's own event (an earlier trigger may have emitted the same name as a side effect)
+    expect(logged(), `no new delivery logged for ${event}`).toBeGreaterThan(before);
+  }, 60_000);
+
+  it('an unknown event is a usage error naming the allowed ones', () => {
+    const r = home.run(['trigger', 'charge.exploded']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('charge.captured');
+    expect(home.run(['trigger']).code).toBe(2);
+  });
+});
