@@ -8,10 +8,12 @@ import { bufferIO } from '../../src/cli/io.js';
 import type { Painter } from '../../src/cli/output.js';
 import type { Target } from '../../src/cli/target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli/onboard/answers.js';
-import { addressFields, parsePercent, parseReais, submerchantFields } from '../../src/cli/onboard/fields.js';
+import { addressFields, isoBirthDate, parsePercent, parseReais, submerchantFields } from '../../src/cli/onboard/fields.js';
 import { runOnboarding } from '../../src/cli/onboard/flow.js';
 import { checkLocalFile, progressBar } from '../../src/cli/onboard/local-file.js';
-import { inputConfig, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
+import { inputConfig, localPath, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
+import { fileForm, fileProgress } from '../../src/cli/multipart.js';
+import { HttpTransport } from '../../src/sdk/http-transport.js';
 import { submerchantsOnboard } from '../../src/cli/commands/onboard.js';
 import { MpayClient } from '../../src/sdk/client.js';
 import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
@@ -53,7 +55,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
     expect(getScreen()).not.toContain('✓');
     events.keypress('enter');
     await tick();
-    expect(getScreen()).toContain('tax_id is not a valid CPF (the check digits do not match)');
+    expect(getScreen()).toContain('CPF is not a valid CPF (the check digits do not match)');
     events.keypress('backspace');
     events.type('5');
     expect(getScreen()).toContain('529.982.247-25 ✓'); // valid while typing, before Enter
@@ -78,11 +80,11 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
     const email = await render(input, inputConfig(textQ(field(submerchantFields('pf'), 'email'), ['submerchant', 'email']), plain, dir));
     email.events.keypress('enter');
     await tick();
-    expect(email.getScreen()).toContain('email is required');
+    expect(email.getScreen()).toContain('E-mail is required');
     email.events.type('ana@');
     email.events.keypress('enter');
     await tick();
-    expect(email.getScreen()).toContain('email must be a valid e-mail address');
+    expect(email.getScreen()).toContain('E-mail must be a valid e-mail address');
     email.events.type('example.com');
     email.events.keypress('enter');
     await expect(email.answer).resolves.toBe('ana@example.com');
@@ -99,14 +101,14 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
     cep.events.type('1310-100');
     cep.events.keypress('enter');
     await tick();
-    expect(cep.getScreen()).toContain('zip_code must be a CEP of 8 digits');
+    expect(cep.getScreen()).toContain('CEP must be a CEP of 8 digits');
     for (let i = 0; i < 8; i++) cep.events.keypress('backspace'); // the refused value stays, to be fixed in place
     cep.events.type('01310-100');
     expect(cep.getScreen()).toContain('01310-100 ✓');
     cep.events.keypress('enter');
     await expect(cep.answer).resolves.toBe('01310-100');
     const uf = a.find((f) => f.key === 'state')!;
-    expect(uf.validate('XX')).toMatch(/^state must be the 2-letter code of a Brazilian state \(UF\)/);
+    expect(uf.validate('XX')).toMatch(/^State must be the 2-letter code of a Brazilian state \(UF\)/);
     expect(uf.validate('sp')).toBe(true);
     expect(uf.toBody('sp')).toBe('SP');
   });
@@ -306,7 +308,7 @@ describe('the flow in-process (scripted answers, real embedded app)', () => {
     );
     expect(sub).toMatchObject({ entity_type: 'pj', status: 'under_review', cnaes: [{ code: '4721102', is_primary: true }] });
     expect(io.stderr).toMatch(/adding 50% would make 110%/);
-    expect(io.stderr).toContain('Correct participation_percentage and it is sent again.');
+    expect(io.stderr).toContain('Correct Participation % and it is sent again.');
     const partners = await ok(env, 'GET', `/v1/submerchants/${sub.id}/legal-representatives`);
     expect(partners.map((p: { participation_percentage: number }) => p.participation_percentage).sort()).toEqual([40, 60]);
     const docs = await ok(env, 'GET', `/v1/submerchants/${sub.id}/documents?per_page=100`);
@@ -319,10 +321,11 @@ describe('the flow in-process (scripted answers, real embedded app)', () => {
     const taken = await ok(env, 'POST', '/v1/submerchants', pfBody());
     const log: string[] = [];
     const fresh = nextCpf();
-    const { sub, io } = await onboard(scripted(pfScript({ 'submerchant.tax_id': ['11111111111', taken.tax_id, fresh] }), log));
-    expect(log).toEqual(['submerchant.tax_id: tax_id is not a valid CPF (all digits are the same)']);
-    expect(io.stderr).toContain(`tax_id: a submerchant with this tax_id already exists (${taken.id}) (conflict, HTTP 409)`);
-    expect(io.stderr).toContain('Correct tax_id and it is sent again.');
+    // declining the offer to continue the existing one (see below) asks the CPF again
+    const { sub, io } = await onboard(scripted(pfScript({ 'submerchant.tax_id': ['11111111111', taken.tax_id, fresh], 'submerchant.(continue existing)': 'false' }), log));
+    expect(log).toEqual(['submerchant.tax_id: CPF is not a valid CPF (all digits are the same)']);
+    expect(io.stderr).toContain(`CPF: a submerchant with this CPF already exists (${taken.id}) (conflict, HTTP 409)`);
+    expect(io.stderr).toContain('Correct CPF and it is sent again.');
     expect(sub).toMatchObject({ tax_id: fresh, status: 'under_review' });
   });
 
@@ -404,7 +407,7 @@ describe('the answers file', () => {
     expect(() => replay(full).preflight('pf', false)).not.toThrow();
     expect(() => replay({ ...full, submerchant: { ...full.submerchant, email: undefined } }).preflight('pf', false)).toThrow(/missing answer submerchant\.email \(E-mail\)/);
     expect(() => replay({ ...full, submerchant: { ...full.submerchant, tax_id: '52998224726' } }).preflight('pf', false)).toThrow(
-      /submerchant\.tax_id: tax_id is not a valid CPF \(the check digits do not match\)/,
+      /submerchant\.tax_id: CPF is not a valid CPF \(the check digits do not match\)/,
     );
     expect(() => replay({ ...full, submerchant: { ...full.submerchant, cnae: '4721102' } }).preflight('pf', false)).toThrow(/submerchant\.cnae is not asked for a pf submerchant/);
     expect(() => replay({ ...full, documents: { ...full.documents, back_id: undefined } }).preflight('pf', false)).toThrow(/missing answer documents\.back_id/);
@@ -490,5 +493,89 @@ describe('the command', () => {
     writeFileSync(f, '{}');
     const code = await submerchantsOnboard({}, { id: '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', fromFile: f }, { io, openTarget: target });
     expect(code).toBe(4);
+  });
+});
+
+describe('the wizard, for support staff (issue 15 item 5)', () => {
+  const counting = () => {
+    const p = { asked: 0, interactive: true, async ask() { p.asked++; return undefined; } } as Prompter & { asked: number };
+    return p;
+  };
+
+  it('checks reachability and credentials before the first question', async () => {
+    const unreachable = counting();
+    const far = async (): Promise<Target> => ({
+      kind: 'remote',
+      profileName: 't',
+      client: new MpayClient({ transport: new HttpTransport('http://127.0.0.1:9'), publicKey: 'pk_test_x', secretKey: 'sk_test_y' }),
+      close: async () => undefined,
+    });
+    const io = bufferIO({ tty: true });
+    expect(await submerchantsOnboard({}, {}, { io, openTarget: far }, { prompter: unreachable })).toBe(5);
+    expect(unreachable.asked).toBe(0);
+    expect(io.stderr).toMatch(/could not reach/);
+
+    const badKeys = counting();
+    const wrong = async (): Promise<Target> => ({
+      kind: 'embedded',
+      profileName: 't',
+      client: new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: 'sk_test_wrong' }),
+      close: async () => undefined,
+    });
+    expect(await submerchantsOnboard({}, {}, { io: bufferIO({ tty: true }), openTarget: wrong }, { prompter: badKeys })).toBe(3);
+    expect(badKeys.asked).toBe(0);
+  });
+
+  it('a duplicate tax id offers to continue the existing submerchant, like --id', async () => {
+    const taken = await ok(env, 'POST', '/v1/submerchants', pfBody());
+    const { sub, io } = await onboard(scripted(pfScript({ 'submerchant.tax_id': taken.tax_id, 'submerchant.(continue existing)': 'true' })));
+    expect(io.stderr).toContain(`Resuming`);
+    expect(sub.id).toBe(taken.id);
+    expect(sub.status).toBe('under_review');
+  });
+
+  it('birth dates as DD/MM/AAAA', async () => {
+    expect(isoBirthDate('12/04/1985')).toBe('1985-04-12');
+    expect(isoBirthDate('1/4/1985')).toBe('1985-04-01');
+    expect(isoBirthDate('1985-04-12')).toBe('1985-04-12');
+    expect(isoBirthDate('April 12')).toBeNull();
+    const f = field(submerchantFields('pf'), 'birth_date');
+    expect(f.validate('12/04/1985')).toBe(true);
+    expect(f.validate('31/02/1985')).toMatch(/^Birth date /);
+    expect(f.toBody('12/04/1985')).toBe('1985-04-12');
+    const { sub } = await onboard(scripted(pfScript({ 'submerchant.birth_date': '03/11/1990' })));
+    expect(sub.birth_date).toBe('1990-11-03');
+  });
+
+  it('messages under a question use its label, not the API field name', () => {
+    const cep = addressFields().find((f) => f.key === 'zip_code')!;
+    expect(cep.validate('123')).toMatch(/^CEP /);
+    const q = { path: ['address', 'street'], kind: 'text', message: 'Street', required: true } as Question;
+    expect(inputConfig(q, plain, dir).validate('')).toBe('Street is required');
+  });
+
+  it('~ in a file path is the home directory', () => {
+    expect(localPath('/work', '~/docs/rg.png', '/home/ana')).toBe('/home/ana/docs/rg.png');
+    expect(localPath('/work', '~', '/home/ana')).toBe('/home/ana');
+    expect(localPath('/work', 'rg.png', '/home/ana')).toBe('/work/rg.png');
+    const q = { path: ['documents', 'front_id'], kind: 'file', message: 'front', required: true, validate: checkLocalFile } as Question;
+    expect(inputConfig(q, plain, '/nowhere').validate(`~/${'x'.repeat(3)}`)).toMatch(/does not exist/);
+  });
+
+  it("the upload progress counts the file's bytes, not the multipart body's", async () => {
+    const file = Buffer.alloc(300_000, 7);
+    const form = await fileForm(file, 'big.pdf', 'application/pdf');
+    expect(form.bytes.length).toBeGreaterThan(file.length);
+    expect(Buffer.from(form.bytes).subarray(form.fileOffset, form.fileOffset + file.length).equals(file)).toBe(true);
+    const seen: [number, number][] = [];
+    const on = fileProgress(form, (s, t) => seen.push([s, t]));
+    on(0, form.bytes.length);
+    on(form.fileOffset + 1000, form.bytes.length);
+    on(form.bytes.length, form.bytes.length);
+    expect(seen).toEqual([
+      [0, 300_000],
+      [1000, 300_000],
+      [300_000, 300_000],
+    ]);
   });
 });

@@ -43,6 +43,8 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
   let target: Target | undefined;
   try {
     target = await (deps.openTarget ?? realOpenTarget)(g, io);
+    // the target answers and the keys work before the first question (no answers lost to a typo'd URL)
+    await target.client.call('merchant.get', {});
     const { runOnboarding } = await import('../onboard/flow.js');
     const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state });
     await printData(io, sub, { format: resolveFormat(g, io), paint });

@@ -27,10 +27,26 @@ export interface Field {
   required: boolean;
   choices?: readonly Choice[];
   default?: string | boolean;
-  /** true, or why the value is refused, as the server would say it */
+  /** the question without its hint, e.g. "CEP": what messages about the field call it */
+  label: string;
+  /** true, or why the value is refused, as the server would say it (naming the label) */
   validate(value: string): true | string;
   /** the body value of an accepted answer */
   toBody(value: string): unknown;
+}
+
+/** A question's text without its trailing hint: "CEP (e.g. 01310-100)" → "CEP". */
+export function labelOf(message: string): string {
+  return message.replace(/\s*\([^)]*\)\s*$/, '');
+}
+
+/** A message of the service with the body fields of `fields` named by their labels. */
+export function withLabels(message: string, fields: readonly Field[]): string {
+  let out = message;
+  for (const f of [...fields].sort((a, b) => b.body.length - a.body.length)) {
+    out = out.replace(new RegExp(`(?<![\\w.])${f.body.replace(/[.[\]]/g, '\\$&')}(?![\\w])`, 'g'), f.label);
+  }
+  return out;
 }
 
 /** The first message of a zod schema's verdict on a value, or true. */
@@ -50,10 +66,11 @@ function schemaField(key: string, message: string, required: boolean, schema: z.
     body,
     kind: 'text',
     message,
+    label: labelOf(message),
     required,
     validate: (v) => {
       const ok = check(schema, v);
-      return ok === true ? true : `${body} ${ok}`;
+      return ok === true ? true : `${labelOf(message)} ${ok}`;
     },
     toBody: (v) => {
       const r = schema.safeParse(v);
@@ -68,13 +85,22 @@ function taxIdField(key: string, message: string, entity: EntityType): Field {
     body: key,
     kind: 'text',
     message,
+    label: labelOf(message),
     required: true,
     validate: (v) => {
       const problem = taxIdProblem(normalizeTaxId(v), entity);
-      return problem ? `${key} ${problem}` : true;
+      return problem ? `${labelOf(message)} ${problem}` : true;
     },
     toBody: normalizeTaxId,
   };
+}
+
+/** A birth date as Brazilians write it (DD/MM/AAAA, also with - or .) or ISO → YYYY-MM-DD; null if neither. */
+export function isoBirthDate(value: string): string | null {
+  const v = value.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(v)) return v;
+  const m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(v);
+  return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : null;
 }
 
 function birthDateField(): Field {
@@ -82,13 +108,16 @@ function birthDateField(): Field {
     key: 'birth_date',
     body: 'birth_date',
     kind: 'text',
-    message: 'Birth date (YYYY-MM-DD)',
+    message: 'Birth date (DD/MM/AAAA)',
+    label: 'Birth date',
     required: false,
     validate: (v) => {
-      const problem = birthDateProblem(v.trim(), new Date());
-      return problem ? `birth_date ${problem}` : true;
+      const iso = isoBirthDate(v);
+      if (iso === null) return 'Birth date must be a date as DD/MM/AAAA (e.g. 12/04/1985) or AAAA-MM-DD';
+      const problem = birthDateProblem(iso, new Date());
+      return problem ? `Birth date ${problem}` : true;
     },
-    toBody: (v) => v.trim(),
+    toBody: (v) => isoBirthDate(v) ?? v.trim(),
   };
 }
 
@@ -120,12 +149,13 @@ function moneyField(key: 'average_ticket' | 'monthly_revenue', message: string):
     body: key,
     kind: 'text',
     message: `${message} in R$ (e.g. 1.500,00)`,
+    label: message,
     required: false,
     validate: (v) => {
       const cents = parseReais(v);
-      if (cents === null) return `${key} must be an amount in reais, e.g. 1.500,00 or 1500.00`;
+      if (cents === null) return `${message} must be an amount in reais, e.g. 1.500,00 or 1500.00`;
       const ok = check(sm[key], cents);
-      return ok === true ? true : `${key} ${ok}`;
+      return ok === true ? true : `${message} ${ok}`;
     },
     toBody: (v) => parseReais(v),
   };
@@ -143,12 +173,13 @@ function percentField(): Field {
     body: 'participation_percentage',
     kind: 'text',
     message: 'Participation in the company, % (0 to 100)',
+    label: 'Participation %',
     required: false,
     validate: (v) => {
       const n = parsePercent(v);
-      if (n === null) return 'participation_percentage must be a number from 0 to 100, e.g. 60 or 33,33';
+      if (n === null) return 'Participation % must be a number from 0 to 100, e.g. 60 or 33,33';
       const ok = check(lr.participation_percentage, n);
-      return ok === true ? true : `participation_percentage ${ok}`;
+      return ok === true ? true : `Participation % ${ok}`;
     },
     toBody: (v) => parsePercent(v),
   };
@@ -160,10 +191,11 @@ function cnaeField(): Field {
     body: 'cnaes',
     kind: 'text',
     message: 'Primary CNAE code (e.g. 4721-1/02)',
+    label: 'Primary CNAE code',
     required: false,
     validate: (v) => {
       const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
-      return r.success ? true : `cnae ${r.error.issues[0]?.message ?? 'is not valid'}`;
+      return r.success ? true : `Primary CNAE code ${r.error.issues[0]?.message ?? 'is not valid'}`;
     },
     toBody: (v) => {
       const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
@@ -184,10 +216,11 @@ function choiceField(key: string, message: string, choices: readonly Choice[], d
     body: key,
     kind: 'select',
     message,
+    label: labelOf(message),
     required: dflt === undefined,
     choices,
     default: dflt,
-    validate: (v) => (values.includes(v) ? true : `${key} must be one of: ${values.join(', ')}`),
+    validate: (v) => (values.includes(v) ? true : `${labelOf(message)} must be one of: ${values.join(', ')}`),
     toBody: (v) => v,
   };
 }
@@ -198,9 +231,10 @@ function confirmField(key: string, message: string, dflt: boolean): Field {
     body: key,
     kind: 'confirm',
     message,
+    label: labelOf(message),
     required: false,
     default: dflt,
-    validate: (v) => (/^(true|false|yes|no)$/i.test(v) ? true : `${key} must be true or false`),
+    validate: (v) => (/^(true|false|yes|no)$/i.test(v) ? true : `${labelOf(message)} must be true or false`),
     toBody: (v) => /^(true|yes)$/i.test(v),
   };
 }

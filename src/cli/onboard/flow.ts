@@ -13,10 +13,10 @@ import { describeError } from '../errors.js';
 import type { IO } from '../io.js';
 import type { Painter } from '../output.js';
 import type { Answers } from './answers.js';
-import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityField, partnerFields, submerchantFields, type Field } from './fields.js';
+import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityField, partnerFields, submerchantFields, withLabels, type Field } from './fields.js';
 import { checkLocalFile, formatBytes, progressBar } from './local-file.js';
 import type { AnswerPath, Prompter } from './prompter.js';
-import { fileForm } from '../multipart.js';
+import { fileForm, fileProgress } from '../multipart.js';
 
 export interface OnboardingOptions {
   client: MpayClient;
@@ -54,8 +54,16 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
     return v;
   }
 
-  /** Asks a step's fields and sends them; a refusal naming a field asks that field again (interactive). */
-  async function step<T>(fields: readonly Field[], base: AnswerPath, send: (body: Record<string, unknown>) => Promise<T>): Promise<T> {
+  /**
+   * Asks a step's fields and sends them; a refusal naming a field asks that field again
+   * (interactive), unless `recover` turns the refusal into a result.
+   */
+  async function step<T, R = never>(
+    fields: readonly Field[],
+    base: AnswerPath,
+    send: (body: Record<string, unknown>) => Promise<T>,
+    recover?: (e: { status: number; message?: string; details?: { field: string }[] }) => Promise<R | undefined>,
+  ): Promise<T | R> {
     const values: Record<string, string | undefined> = {};
     for (const f of fields) values[f.key] = await askField(f, [...base, f.key]);
     for (;;) {
@@ -63,10 +71,13 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
         return await send(bodyOf(fields, values));
       } catch (e) {
         if (!prompter.interactive || !fixable(e)) throw e;
-        io.err(paint.red(describeError(e)) + '\n');
+        // the service names body fields; the person saw the questions' labels
+        io.err(paint.red(withLabels(describeError(e), fields)) + '\n');
+        const recovered = recover ? await recover(e as never) : undefined;
+        if (recovered !== undefined) return recovered;
         let again = fieldsNamedBy(fields, (e.details ?? []).map((d) => d.field));
         if (again.length) {
-          io.err(`Correct ${again.map((f) => f.body).join(', ')} and it is sent again.\n`);
+          io.err(`Correct ${again.map((f) => f.label).join(', ')} and it is sent again.\n`);
         } else {
           const edit = await prompter.ask({ path: [...base, '(retry)'], kind: 'confirm', message: 'Change the answers of this step and try again?', required: false, default: true });
           if (edit !== 'true') throw e;
@@ -79,24 +90,45 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
 
   // ---------------------------------------------------------------------------------------
   // the submerchant
-  let sub: Submerchant;
-  let entity: EntityType;
-  if (o.id) {
-    sub = (await client.call('submerchants.get', { params: { id: o.id } })).data;
+  let sub!: Submerchant;
+  let entity!: EntityType;
+  let resumeId = o.id;
+  if (!resumeId) {
+    entity = (await askField(entityTypeField(), ['entity_type'])) as EntityType;
+    prompter.preflight?.(entity, false);
+    say(paint.bold(entity === 'pf' ? 'The individual (pessoa física)' : 'The company (pessoa jurídica)'));
+    const made = await step(
+      submerchantFields(entity),
+      ['submerchant'],
+      (body) => client.call('submerchants.create', { body: { ...body, entity_type: entity } as never }),
+      // the tax id is already a submerchant of this merchant: offer to continue that one
+      async (e) => {
+        const existing = e.status === 409 && (e.details ?? []).some((d) => d.field === 'tax_id') ? /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i.exec(e.message ?? '')?.[1] : undefined;
+        if (!existing) return undefined;
+        const go = await prompter.ask({
+          path: ['submerchant', '(continue existing)'],
+          kind: 'confirm',
+          message: `Continue the onboarding of the existing submerchant ${existing} (same as --id ${existing})?`,
+          required: false,
+          default: true,
+        });
+        return go === 'true' ? { resume: existing } : undefined;
+      },
+    );
+    if ('resume' in made) resumeId = made.resume;
+    else {
+      sub = made.data;
+      state.id = sub.id;
+      say(`${paint.green('✓')} submerchant created: ${sub.id} (continue later with \`mpay submerchants onboard --id ${sub.id}\`)`);
+    }
+  }
+  if (resumeId) {
+    sub = (await client.call('submerchants.get', { params: { id: resumeId } })).data;
     entity = sub.entity_type;
     state.id = sub.id;
     prompter.preflight?.(entity, true);
     recorded.set(['entity_type'], entity);
     say(`Resuming ${paint.bold(sub.trade_name)} (${entity}, ${sub.tax_id}) — ${sub.id}, status ${sub.status}`);
-  } else {
-    entity = (await askField(entityTypeField(), ['entity_type'])) as EntityType;
-    prompter.preflight?.(entity, false);
-    say(paint.bold(entity === 'pf' ? 'The individual (pessoa física)' : 'The company (pessoa jurídica)'));
-    sub = (
-      await step(submerchantFields(entity), ['submerchant'], (body) => client.call('submerchants.create', { body: { ...body, entity_type: entity } as never }))
-    ).data;
-    state.id = sub.id;
-    say(`${paint.green('✓')} submerchant created: ${sub.id} (continue later with \`mpay submerchants onboard --id ${sub.id}\`)`);
   }
   const id = sub.id;
 
@@ -238,7 +270,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
         const up = (
           await client.call('submerchants.upload', {
             params: { id },
-            rawBody: { ...form, onProgress: (s, t) => bar.update(s, t) },
+            rawBody: { bytes: form.bytes, contentType: form.contentType, onProgress: fileProgress(form, (s, t) => bar.update(s, t)) },
           })
         ).data;
         bar.done(`uploaded ${up.fileName} (${formatBytes(up.fileSize)}, ${up.mimeType})`);

@@ -3,9 +3,10 @@
  * here only) or a recorded answers file (answers.ts). The flow asks Questions and never knows
  * which one it talks to.
  */
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Painter } from '../output.js';
-import type { Choice } from './fields.js';
+import { labelOf, type Choice } from './fields.js';
 
 export type AnswerPath = readonly (string | number)[];
 
@@ -53,6 +54,14 @@ export function pathText(path: AnswerPath): string {
 const OPTIONAL = ' (optional, Enter to skip)';
 const FILE_HINT = ' (Enter to skip it for now)';
 
+/** A path as typed: `~` and `~/…` are the home directory (as a shell would expand them), the rest relative to cwd. */
+export function localPath(cwd: string, typed: string, home = homedir()): string {
+  const v = typed.trim();
+  if (v === '~') return home;
+  if (v.startsWith('~/')) return join(home, v.slice(2));
+  return resolve(cwd, v);
+}
+
 /**
  * The @inquirer/input configuration of a text or file question: the validation runs on Enter
  * and shows the server's message under the field; while typing, a ✓ appears once the value
@@ -62,9 +71,9 @@ export function inputConfig(q: Question, paint: Painter, cwd: string) {
   const file = q.kind === 'file';
   const check = (raw: string): true | string => {
     const v = raw.trim();
-    if (!v) return file || !q.required ? true : `${String(q.path[q.path.length - 1])} is required`;
+    if (!v) return file || !q.required ? true : `${labelOf(q.message)} is required`;
     if (!q.validate) return true;
-    return q.validate(file ? resolve(cwd, v) : v);
+    return q.validate(file ? localPath(cwd, v) : v);
   };
   return {
     message: q.message + (file ? FILE_HINT : q.required ? '' : OPTIONAL),
@@ -100,7 +109,7 @@ export async function terminalPrompter(o: { paint: Painter; cwd: string; output?
         case 'file': {
           const v = (await input(inputConfig(q, o.paint, o.cwd), context)).trim();
           if (!v) return q.kind === 'file' ? null : undefined;
-          return q.kind === 'file' ? resolve(o.cwd, v) : v;
+          return q.kind === 'file' ? localPath(o.cwd, v) : v;
         }
       }
     },
