@@ -5,7 +5,7 @@ import { CliError, EXIT, describeError, exitCodeFor, usage } from './errors.js';
 import { canPrompt, type IO } from './io.js';
 import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
-import { fileForm } from './multipart.js';
+import { fileForm, fileProgress } from './multipart.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -129,7 +129,10 @@ async function confirmDestructive(inv: Invocation): Promise<void> {
   if (!ok) throw new CliError('cancelled', EXIT.usage);
 }
 
-async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; contentType: string }> {
+/** From this size an upload shows the onboarding wizard's progress bar (the file's bytes) on stderr. */
+const PROGRESS_FROM_BYTES = 1024 * 1024;
+
+async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; contentType: string; onProgress?: (sent: number, total: number) => void }> {
   const file = inv.opts.file;
   if (typeof file !== 'string') throw usage('--file PATH is required');
   const path = resolve(inv.io.cwd, file);
@@ -139,7 +142,16 @@ async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; cont
   } catch (e) {
     throw usage(`--file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  return fileForm(bytes, path.split(/[\\/]/).pop()!);
+  const name = path.split(/[\\/]/).pop()!;
+  const form = await fileForm(bytes, name);
+  if (bytes.byteLength < PROGRESS_FROM_BYTES || inv.globals.quiet) return form;
+  const { progressBar, formatBytes } = await import('./onboard/local-file.js');
+  const bar = progressBar(inv.io, name, await painter(inv.globals, inv.io));
+  const onProgress = fileProgress(form, (sent, total) => {
+    bar.update(sent, total);
+    if (sent === total) bar.done(`uploaded ${name} (${formatBytes(total)})`);
+  });
+  return { bytes: form.bytes, contentType: form.contentType, onProgress };
 }
 
 /** Runs one operation of the contract and prints its result. Returns the exit code. */
