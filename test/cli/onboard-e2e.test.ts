@@ -117,7 +117,7 @@ describe('--from-file replays through the real binary, without a prompt', () => 
     badCpf.submerchant.tax_id = '529.982.247-24';
     const b = h.run(['submerchants', 'onboard', '--from-file', writeAnswers(h, 'b.json', badCpf)]);
     expect(b.code).toBe(2);
-    expect(b.stderr).toContain('submerchant.tax_id: tax_id is not a valid CPF (the check digits do not match)');
+    expect(b.stderr).toContain('submerchant.tax_id: CPF is not a valid CPF (the check digits do not match)');
     const badFile = pfAnswers();
     badFile.documents.back_id = 'docs/virus.pdf';
     const c = h.run(['submerchants', 'onboard', '--from-file', writeAnswers(h, 'c.json', badFile)]);
@@ -218,7 +218,7 @@ if (!hasTmux && process.env.CI) {
         await waitFor('? CPF');
         type('529.982.247-24');
         key('Enter');
-        const refused = await waitFor('tax_id is not a valid CPF (the check digits do not match)');
+        const refused = await waitFor('CPF is not a valid CPF (the check digits do not match)');
         expect(refused).toContain('? CPF 529.982.247-24'); // still on the field, value kept to be fixed
         key('BSpace');
         type('5');

@@ -14,7 +14,7 @@ import { checkLocalFile, progressBar } from '../../src/cli/onboard/local-file.js
 import { inputConfig, localPath, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
 import { fileForm, fileProgress } from '../../src/cli/multipart.js';
 import { HttpTransport } from '../../src/sdk/http-transport.js';
-import { submerchantsOnboard } from '../../src/cli/commands/onboard.js';
+import { submerchantsOnboard } from '../../src/cli/commands/onboard/run.js';
 import { MpayClient } from '../../src/sdk/client.js';
 import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';

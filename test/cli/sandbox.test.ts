@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxValueRows } from '../../src/cli/commands/sandbox-values.js';
+import { sandboxValueRows } from '../../src/cli/commands/sandbox-values/run.js';
 import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandbox-payouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';

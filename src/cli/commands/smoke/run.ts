@@ -21,6 +21,7 @@ import { randomCpf } from '../sandbox-data.js';
 import { junitXml } from './junit.js';
 import { STEP_NAMES, Skip, checkInterrupted, cleanup, errorOf, steps, type Ctx } from './steps.js';
 import type { SmokeOptions, SmokeSummary, StepResult, StepStatus } from './types.js';
+import type { RunEnv } from '../shape.js';
 
 export type { SmokeOptions, SmokeSummary, StepResult } from './types.js';
 export { STEP_NAMES } from './steps.js';
@@ -180,4 +181,9 @@ async function printSummary(g: Globals, io: IO, s: SmokeSummary, paint: Painter)
   const color = (st: StepStatus) => (st === 'passed' ? paint.green(st) : st === 'failed' ? paint.red(st) : paint.yellow(st.replace('_', ' ')));
   for (const r of s.steps) t.push([r.name, color(r.status), r.status === 'not_run' ? '' : `${r.duration_ms} ms`, r.error?.message ?? r.detail ?? '']);
   io.out(t.toString() + '\n');
+}
+
+/** The command's entry: its options, with the target opener and IO injected. */
+export async function run(opts: SmokeOptions, env: RunEnv): Promise<number> {
+  return smoke(env.globals, opts, env.io, { openTarget: env.openTarget });
 }

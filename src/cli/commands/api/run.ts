@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliDeps } from '../main.js';
-import { exitCodeForStatus, usage } from '../errors.js';
-import { openTarget as realOpenTarget, type Globals } from '../target.js';
-import type { AuthMode } from '../../sdk/client.js';
+import type { CliDeps } from '../../main.js';
+import { exitCodeForStatus, usage } from '../../errors.js';
+import { openTarget as realOpenTarget, type Globals } from '../../target.js';
+import type { AuthMode } from '../../../sdk/client.js';
+import type { RunEnv } from '../shape.js';
+import type { ApiOptions } from './index.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -71,4 +73,10 @@ export async function apiCommand(g: Globals, methodArg: string, path: string, op
   } finally {
     await target.close();
   }
+}
+
+/** The command's entry: method, path and flags, with the target opener and IO injected. */
+export async function run(opts: ApiOptions, env: RunEnv): Promise<number> {
+  const { method, path, ...flags } = opts;
+  return apiCommand(env.globals, method, path, flags, { io: env.io, openTarget: env.openTarget, exitCode: 0 });
 }

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
-import { defaultDataDir } from '../config.js';
-import { CliError, EXIT, usage } from '../errors.js';
-import type { IO } from '../io.js';
-import type { Globals } from '../target.js';
+import { defaultDataDir } from '../../config.js';
+import { CliError, EXIT, usage } from '../../errors.js';
+import type { IO } from '../../io.js';
+import type { Globals } from '../../target.js';
+import type { RunEnv } from '../shape.js';
+import type { ServerStartOptions } from './index.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -50,8 +52,8 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const rateLimit = parseRateLimit(rateRaw);
   const databaseUrl = databaseUrlOf(opts, io.env);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
-  const { openRuntime } = await import('../../server/runtime.js');
-  const { listen } = await import('../../server/http.js');
+  const { openRuntime } = await import('../../../server/runtime.js');
+  const { listen } = await import('../../../server/http.js');
   // one JSON line per request; written once per turn of the event loop, not once per line
   const logLines = lineBuffer((s) => io.err(s));
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
@@ -74,8 +76,8 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const runtime = rt;
   // Background work of server mode: webhook deliveries, and time-based moves (settlements,
   // expirations, payout progress) for every merchant as they come due.
-  const { DeliveryWorker } = await import('../../webhooks/worker.js');
-  const { runDueWork } = await import('../../server/due.js');
+  const { DeliveryWorker } = await import('../../../webhooks/worker.js');
+  const { runDueWork } = await import('../../../server/due.js');
   const worker = new DeliveryWorker(rt.deps, { pollMs: 250 });
   worker.start();
   rt.deps.onEvent = () => worker.kick();
@@ -146,4 +148,9 @@ export function parseRateLimit(raw: string): { perSecond: number; burst: number 
   const burst = m[2] ? Number(m[2]) : perSecond * 2;
   if (burst < 1) throw usage('--rate-limit burst must be at least 1');
   return { perSecond, burst };
+}
+
+/** The command's entry: its options, the target's flags and the IO. */
+export async function run(opts: ServerStartOptions, env: RunEnv): Promise<number> {
+  return serverStart(env.globals, { ...opts }, env.io);
 }

@@ -1,8 +1,10 @@
-import { readConfig, saveConfig, maskSecret, PROFILE_NAME, type Profile } from '../config.js';
-import { CliError, EXIT, usage } from '../errors.js';
-import { canPrompt, type IO } from '../io.js';
-import { painter, printData, resolveFormat } from '../output.js';
-import { openTarget as realOpenTarget, type Globals } from '../target.js';
+import { readConfig, saveConfig, maskSecret, PROFILE_NAME, type Profile } from '../../config.js';
+import { CliError, EXIT, usage } from '../../errors.js';
+import { canPrompt, type IO } from '../../io.js';
+import { painter, printData, resolveFormat } from '../../output.js';
+import { openTarget as realOpenTarget, type Globals } from '../../target.js';
+import type { RunEnv } from '../shape.js';
+import type { ProfilesAddOptions } from './index.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -36,14 +38,6 @@ export async function profilesShow(g: Globals, name: string | undefined, io: IO)
   return EXIT.ok;
 }
 
-export interface ProfilesAddOptions {
-  publicKey?: string;
-  profileDataDir?: string;
-  /** false with --no-verify: save without asking the target */
-  verify?: boolean;
-  /** --default: make it the active profile */
-  default?: boolean;
-}
 
 /** Who the keys belong to, asked of the target itself; throws the target's error (3 auth, 5 unreachable…). */
 async function verifyProfile(g: Globals, name: string, p: Profile, io: IO, openTarget: typeof realOpenTarget): Promise<{ name: string; mode: string }> {
@@ -58,7 +52,7 @@ async function verifyProfile(g: Globals, name: string, p: Profile, io: IO, openT
 export async function profilesAdd(
   g: Globals,
   name: string,
-  opts: ProfilesAddOptions,
+  opts: Omit<ProfilesAddOptions, 'name'>,
   io: IO,
   deps: { openTarget?: typeof realOpenTarget } = {},
 ): Promise<number> {
@@ -144,3 +138,10 @@ export async function profilesRemove(g: Globals, name: string, io: IO): Promise<
   if (!g.quiet) io.err(`Removed profile "${name}"\n`);
   return EXIT.ok;
 }
+
+// The commands' entries: options, with the target opener and IO injected.
+export const list = (_o: Record<string, never>, env: RunEnv) => profilesList(env.globals, env.io);
+export const show = (o: { name?: string }, env: RunEnv) => profilesShow(env.globals, o.name, env.io);
+export const add = ({ name, ...o }: ProfilesAddOptions, env: RunEnv) => profilesAdd(env.globals, name, o, env.io, { openTarget: env.openTarget });
+export const use = (o: { name: string }, env: RunEnv) => profilesUse(env.globals, o.name, env.io);
+export const remove = (o: { name: string }, env: RunEnv) => profilesRemove(env.globals, o.name, env.io);

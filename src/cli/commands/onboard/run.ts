@@ -3,13 +3,15 @@
  * CI). Loaded only when the command runs; @inquirer/prompts only when it really prompts.
  */
 import { resolve } from 'node:path';
-import { EXIT, describeError, exitCodeFor, usage } from '../errors.js';
-import { canPrompt } from '../io.js';
-import type { CliDeps } from '../main.js';
-import { painter, printData, resolveFormat } from '../output.js';
-import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
-import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../onboard/answers.js';
-import type { Prompter } from '../onboard/prompter.js';
+import { EXIT, describeError, exitCodeFor, usage } from '../../errors.js';
+import { canPrompt } from '../../io.js';
+import type { CliDeps } from '../../main.js';
+import { painter, printData, resolveFormat } from '../../output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
+import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../onboard/answers.js';
+import type { Prompter } from '../../onboard/prompter.js';
+import type { RunEnv } from '../shape.js';
+import type { OnboardOptions } from './index.js';
 
 export interface OnboardFlags {
   id?: string;
@@ -35,7 +37,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
   }
   const saveTo = flags.saveAnswers ? resolve(io.cwd, flags.saveAnswers) : undefined;
   if (!prompter) {
-    const { terminalPrompter } = await import('../onboard/prompter.js');
+    const { terminalPrompter } = await import('../../onboard/prompter.js');
     prompter = await terminalPrompter({ paint, cwd: io.cwd });
   }
   const recorded = new Answers();
@@ -45,7 +47,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     target = await (deps.openTarget ?? realOpenTarget)(g, io);
     // the target answers and the keys work before the first question (no answers lost to a typo'd URL)
     await target.client.call('merchant.get', {});
-    const { runOnboarding } = await import('../onboard/flow.js');
+    const { runOnboarding } = await import('../../onboard/flow.js');
     const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state });
     await printData(io, sub, { format: resolveFormat(g, io), paint });
     return EXIT.ok;
@@ -65,4 +67,9 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     }
     await target?.close();
   }
+}
+
+/** The command's entry: its options, with the target opener and IO injected. */
+export async function run(opts: OnboardOptions, env: RunEnv): Promise<number> {
+  return submerchantsOnboard(env.globals, opts, { io: env.io, openTarget: env.openTarget });
 }

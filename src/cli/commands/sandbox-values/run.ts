@@ -4,15 +4,17 @@
  * values, PIX limits, the clock and review request schemas), so this list cannot drift from
  * what the service does. Needs no target: it runs offline.
  */
-import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../domain/sandbox.js';
-import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../domain/sandbox-payouts.js';
-import { detectBrand } from '../../domain/brands.js';
-import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../domain/fees.js';
-import { clockAdvance } from '../../contract/resources/clock.js';
-import { reviewRequest } from '../../contract/resources/submerchants.js';
-import type { IO } from '../io.js';
-import { painter, printData, resolveFormat } from '../output.js';
-import type { Globals } from '../target.js';
+import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../../domain/sandbox.js';
+import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandbox-payouts.js';
+import { detectBrand } from '../../../domain/brands.js';
+import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+import { clockAdvance } from '../../../contract/resources/clock.js';
+import { reviewRequest } from '../../../contract/resources/submerchants.js';
+import type { IO } from '../../io.js';
+import { painter, printData, resolveFormat } from '../../output.js';
+import type { Globals } from '../../target.js';
+import type { RunEnv } from '../shape.js';
+import type { SandboxValuesOptions } from './index.js';
 
 export interface SandboxValue {
   /** what the value belongs to: card, pix, withdrawal (pix|ted|cryptocurrency|any), clock, review… */
@@ -147,4 +149,9 @@ export async function sandboxValues(g: Globals, io: IO): Promise<number> {
   for (const r of rows) t.push([r.area, r.value, r.outcome === 'failed' ? paint.red(r.outcome) : paint.green(r.outcome), r.code ?? paint.dim('—'), r.detail]);
   io.out(t.toString() + '\n');
   return 0;
+}
+
+/** The command's entry (it needs no target: the values are computed offline). */
+export async function run(_opts: SandboxValuesOptions, env: RunEnv): Promise<number> {
+  return sandboxValues(env.globals, env.io);
 }

@@ -1,0 +1,32 @@
+/** `mpay api METHOD PATH`: its flags (typed) and their parsing; the work is in run.ts. */
+import { Option, type Command } from 'commander';
+import type { CliDeps } from '../../main.js';
+import { action, globalsOf } from '../../main.js';
+import { group, runEnv } from '../shape.js';
+
+export interface ApiOptions {
+  method: string;
+  path: string;
+  input?: string;
+  field?: string[];
+  typedField?: string[];
+  auth: 'secret' | 'public' | 'none';
+}
+
+export function register(program: Command, deps: CliDeps): void {
+  program
+    .command('api')
+    .description('send a raw request with the profile credentials and print the whole envelope')
+    .argument('<method>', 'GET, POST, PUT, PATCH or DELETE')
+    .argument('<path>', 'path with optional query, e.g. /v1/charges?status=captured')
+    .option('--input <file>', 'JSON body from a file, or - for stdin')
+    .option('-f, --field <key=value>', 'string field (body for POST/PUT/PATCH, query otherwise); repeatable', (v: string, p: string[] = []) => [...p, v])
+    .option('-F, --typed-field <key=value>', 'field parsed as JSON when it can be (numbers, booleans, null); repeatable', (v: string, p: string[] = []) => [...p, v])
+    .addOption(new Option('--auth <kind>', 'credentials to send').choices(['secret', 'public', 'none']).default('secret'))
+    .addHelpText('after', '\nExamples:\n  $ mpay api GET /v1/merchant\n  $ mpay api POST /v1/api-keys -f name=ci\n  $ mpay api GET /v1/api-keys -F per_page=5\n')
+    .action(
+      action(deps, async (method: string, path: string, opts: Omit<ApiOptions, 'method' | 'path'>, cmd: Command) =>
+        (await import('./run.js')).run({ ...opts, method, path }, await runEnv(globalsOf(cmd), deps.io, deps.openTarget)),
+      ),
+    );
+}

@@ -1,0 +1,34 @@
+/** `mpay server start`: its flags (typed) and their parsing; the work is in run.ts. */
+import { type Command } from 'commander';
+import type { CliDeps } from '../../main.js';
+import { action, globalsOf } from '../../main.js';
+import { group, runEnv } from '../shape.js';
+
+export interface ServerStartOptions {
+  host: string;
+  port: string;
+  production?: boolean;
+  publicUrl?: string;
+  rateLimit: string;
+  database?: string;
+}
+
+export function register(program: Command, deps: CliDeps): void {
+  const server = group(program, 'server', 'run the API as an HTTP server');
+  server
+    .command('start')
+    .description('serve the API over HTTP on this data directory (Ctrl-C stops it cleanly)')
+    .option('--host <host>', 'interface to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--production', 'production mode: no sandbox routes, live keys, MPAY_MASTER_KEY required')
+    .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
+    .option('--rate-limit <rate>', 'per-key limit: RPS[,BURST] or off (env MPAY_RATE_LIMIT)', '100,200')
+    .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --database postgres://mpay@db/mpay --rate-limit 500,1000\n',
+    )
+    .action(
+      action(deps, async (opts: ServerStartOptions, cmd: Command) => (await import('./run.js')).run(opts, await runEnv(globalsOf(cmd), deps.io, deps.openTarget))),
+    );
+}
