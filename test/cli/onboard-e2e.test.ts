@@ -226,7 +226,7 @@ if (!hasTmux && process.env.CI) {
         key('Enter');
         await answer('E-mail', 'ana@example.com');
         await answer('Phone', '');
-        await answer('Birth date', '1985-04-12');
+        await answer('Birth date', '12/04/1985'); // as Brazilians write it
         await answer("Mother's name", 'Maria Souza');
         await answer('MCC', '');
         await answer('Text on the card statement', '');
@@ -240,10 +240,18 @@ if (!hasTmux && process.env.CI) {
         await answer('Neighborhood', 'Bela Vista');
         await answer('City', 'São Paulo');
         await answer('State', 'SP');
-        await answer('front_id', 'docs/rg-frente.png');
+        // Tab completes paths like a shell: a directory, then a unique file name
+        await waitFor('? front_id');
+        type('do');
+        key('Tab');
+        await waitFor('docs/');
+        type('rg-f');
+        key('Tab');
+        await waitFor('docs/rg-frente.png');
+        key('Enter');
         await answer('back_id', 'docs/rg-verso.jpg');
         await answer('selfie_with_id', 'docs/rg-frente.png');
-        await answer('proof_of_residence', 'docs/contrato.pdf');
+        await answer('proof_of_residence', '~/docs/contrato.pdf'); // ~ is the home directory (HOME is this dir)
         const end = await waitFor(/EXIT=\d+/, 30_000);
         expect(end, end).toContain('EXIT=0');
         expect(end).toContain('Onboarding complete');
@@ -253,7 +261,7 @@ if (!hasTmux && process.env.CI) {
         tmux('kill-server');
       }
       const list = h.run(['submerchants', 'list']).json();
-      expect(list).toMatchObject([{ tax_id: '52998224725', status: 'under_review', mother_name: 'Maria Souza' }]);
+      expect(list).toMatchObject([{ tax_id: '52998224725', status: 'under_review', mother_name: 'Maria Souza', birth_date: '1985-04-12' }]);
       // the recorded session replays without a terminal in a fresh sandbox
       const saved = JSON.parse(readFileSync(join(h.dir, 'answers.json'), 'utf8'));
       expect(saved).toMatchObject({ entity_type: 'pf', submerchant: { tax_id: '529.982.247-25' }, documents: { front_id: join('docs', 'rg-frente.png') } });

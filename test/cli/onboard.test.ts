@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli
 import { addressFields, isoBirthDate, parsePercent, parseReais, submerchantFields } from '../../src/cli/onboard/fields.js';
 import { runOnboarding } from '../../src/cli/onboard/flow.js';
 import { checkLocalFile, progressBar } from '../../src/cli/onboard/local-file.js';
-import { inputConfig, localPath, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
+import { completePath, inputConfig, localPath, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
 import { fileForm, fileProgress } from '../../src/cli/multipart.js';
 import { HttpTransport } from '../../src/sdk/http-transport.js';
 import { submerchantsOnboard } from '../../src/cli/commands/onboard/run.js';
@@ -560,6 +560,24 @@ describe('the wizard, for support staff (issue 15 item 5)', () => {
     expect(localPath('/work', 'rg.png', '/home/ana')).toBe('/work/rg.png');
     const q = { path: ['documents', 'front_id'], kind: 'file', message: 'front', required: true, validate: checkLocalFile } as Question;
     expect(inputConfig(q, plain, '/nowhere').validate(`~/${'x'.repeat(3)}`)).toMatch(/does not exist/);
+  });
+
+  it('Tab completes paths like a shell (directories get their /, ~ is home)', () => {
+    const home = mkdtempSync(join(tmpdir(), 'mpay-home-'));
+    try {
+      writeFileSync(join(home, 'rg-frente.png'), realPng());
+      writeFileSync(join(home, 'rg-verso.jpg'), realJpeg());
+      writeFileSync(join(home, '.hidden'), 'x');
+      mkdirSync(join(home, 'docs'));
+      expect(completePath(home, 'rg-f')).toEqual([['rg-frente.png'], 'rg-f']);
+      expect(completePath(home, 'rg-')[0]).toEqual(['rg-frente.png', 'rg-verso.jpg']);
+      expect(completePath(home, 'do')[0]).toEqual(['docs/']);
+      expect(completePath('/elsewhere', '~/rg-v', home)[0]).toEqual(['~/rg-verso.jpg']);
+      expect(completePath(home, '')[0]).not.toContain('.hidden');
+      expect(completePath(home, 'nowhere/x')[0]).toEqual([]);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it("the upload progress counts the file's bytes, not the multipart body's", async () => {

@@ -3,6 +3,7 @@
  * here only) or a recorded answers file (answers.ts). The flow asks Questions and never knows
  * which one it talks to.
  */
+import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Painter } from '../output.js';
@@ -105,13 +106,77 @@ export async function terminalPrompter(o: { paint: Painter; cwd: string; output?
             { message: q.message, choices: q.choices!.map((c) => ({ ...c })), default: typeof q.default === 'string' ? q.default : undefined },
             context,
           );
-        case 'text':
-        case 'file': {
+        case 'file':
+          return askPath(q, o);
+        case 'text': {
           const v = (await input(inputConfig(q, o.paint, o.cwd), context)).trim();
-          if (!v) return q.kind === 'file' ? null : undefined;
-          return q.kind === 'file' ? localPath(o.cwd, v) : v;
+          return v || undefined;
         }
       }
     },
   };
+}
+
+/**
+ * Tab completion of a path being typed, like a shell's: `~` is the home directory, a directory
+ * gets its `/`, several matches complete to their common prefix (readline lists them).
+ */
+export function completePath(cwd: string, line: string, home = homedir()): [string[], string] {
+  const slash = line.lastIndexOf('/');
+  const dirPart = slash >= 0 ? line.slice(0, slash + 1) : '';
+  const base = slash >= 0 ? line.slice(slash + 1) : line;
+  const dir = dirPart ? localPath(cwd, dirPart, home) : cwd;
+  let names: string[];
+  try {
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.name.startsWith(base) && (base.startsWith('.') || !d.name.startsWith('.')))
+      .map((d) => dirPart + d.name + (d.isDirectory() || (d.isSymbolicLink() && isDir(join(dir, d.name))) ? '/' : ''));
+  } catch {
+    names = [];
+  }
+  return [names.sort(), line];
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A file question on the terminal: node's readline, for its Tab completion of paths (the
+ * inquirer input has none). The path is checked on Enter with the same rules as before the
+ * upload; a refusal is shown and the question asked again. Ctrl-C cancels like a prompt does.
+ */
+async function askPath(q: Question, o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream }): Promise<string | null> {
+  const { createInterface } = await import('node:readline');
+  const output = o.output ?? process.stderr;
+  for (;;) {
+    const raw = await new Promise<string>((resolveAnswer, reject) => {
+      const rl = createInterface({ input: process.stdin, output, terminal: true, completer: (line: string) => completePath(o.cwd, line) });
+      let done = false;
+      rl.on('SIGINT', () => {
+        done = true;
+        rl.close();
+        output.write('\n');
+        reject(Object.assign(new Error('User force closed the prompt with SIGINT'), { name: 'ExitPromptError' }));
+      });
+      rl.on('close', () => {
+        if (!done) reject(Object.assign(new Error('the terminal closed'), { name: 'ExitPromptError' }));
+      });
+      rl.question(`${o.paint.green('?')} ${o.paint.bold(q.message + FILE_HINT)} `, (a) => {
+        done = true;
+        rl.close();
+        resolveAnswer(a);
+      });
+    });
+    const v = raw.trim();
+    if (!v) return null;
+    const path = localPath(o.cwd, v);
+    const verdict = q.validate ? q.validate(path) : true;
+    if (verdict === true) return path;
+    output.write(`${o.paint.red('>')} ${verdict}\n`);
+  }
 }
