@@ -6,7 +6,7 @@
  */
 import { Argument, Command, Option } from 'commander';
 import type { CliDeps } from '../main.js';
-import { action, globalsOf } from '../main.js';
+import { action } from '../main.js';
 import { group } from './shape.js';
 import { register as registerServerStart } from './server-start/index.js';
 import { register as registerAdmin } from './admin/index.js';
@@ -17,6 +17,7 @@ import { register as registerTrigger } from './trigger/index.js';
 import { register as registerSandboxValues } from './sandbox-values/index.js';
 import { register as registerSmoke } from './smoke/index.js';
 import { register as registerOnboard } from './onboard/index.js';
+import { register as registerWebhooksListen } from './webhooks-listen/index.js';
 
 export function registerCommands(program: Command, deps: CliDeps): void {
   registerServerStart(program, deps);
@@ -72,26 +73,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
 
   registerSmoke(program, deps);
 
-  const webhooks = group(program, 'webhooks', 'webhook endpoints and deliveries');
-  webhooks
-    .command('listen')
-    .description('receive webhooks locally: registers a temporary endpoint, prints and verifies each event, optionally forwards it; Ctrl-C removes the endpoint')
-    .option('--events <names>', 'event names, comma-separated or repeated (default: *)', (v: string, p: string[] = []) => [...p, v])
-    .option('--forward-to <url>', "forward each verified event (raw body and webhook-* headers) to your app and print its status")
-    .option('--port <port>', 'port of the local receiver (default: any free port)')
-    .option('--host <host>', 'interface of the local receiver', '127.0.0.1')
-    .option('--public-url <url>', 'register this URL instead of the local one (a tunnel in front of the receiver)')
-    .option('--print-secret', "print the endpoint's signing secret on stdout first (for scripts)")
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ mpay webhooks listen --events charge.captured,charge.failed --forward-to http://localhost:3000/webhooks\n  $ mpay webhooks listen --print-secret -o jsonl | tee events.jsonl\n\nEmbedded sandbox: run it on the same data directory as the commands that produce events;\nit also delivers due webhooks of that directory while it runs.\n',
-    )
-    .action(
-      action(deps, async (opts: Record<string, unknown>, cmd: Command) => {
-        const { webhooksListen } = await import('./webhooks-listen.js');
-        return webhooksListen(globalsOf(cmd), opts, deps.io, { openTarget: deps.openTarget });
-      }),
-    );
+  registerWebhooksListen(program, deps);
 
   registerOnboard(program, deps);
 }

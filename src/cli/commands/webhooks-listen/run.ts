@@ -9,12 +9,13 @@
  * a short bound), and this process runs a DeliveryWorker on the same data directory too, so
  * an event reaches the listener even when its producer exited before delivering it.
  */
-import type { IO } from '../io.js';
-import { painter, resolveFormat } from '../output.js';
-import { openTarget as realOpenTarget, type Globals, type Target } from '../target.js';
-import { CliError, EXIT, usage } from '../errors.js';
-import { EVENT_NAMES } from '../../contract/events.js';
-import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhooks/listen.js';
+import type { IO } from '../../io.js';
+import type { RunEnv } from '../shape.js';
+import { painter, resolveFormat } from '../../output.js';
+import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
+import { CliError, EXIT, usage } from '../../errors.js';
+import { EVENT_NAMES } from '../../../contract/events.js';
+import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../../webhooks/listen.js';
 
 export interface ListenOptions {
   events?: string[];
@@ -90,7 +91,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
   try {
     target = await (deps.openTarget ?? realOpenTarget)(g, io);
     const client = target.client;
-    const { startListener } = await import('../../webhooks/listen.js');
+    const { startListener } = await import('../../../webhooks/listen.js');
     let listener;
     try {
       listener = await startListener({
@@ -107,7 +108,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
     }
     const l = listener;
     if (target.runtime) {
-      const { DeliveryWorker } = await import('../../webhooks/worker.js');
+      const { DeliveryWorker } = await import('../../../webhooks/worker.js');
       const w = new DeliveryWorker(target.runtime.deps, { pollMs: 250 });
       w.start();
       worker = w;
@@ -168,4 +169,9 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
     await worker?.stop();
     await target?.close();
   }
+}
+
+/** The command's entry: its options, with the target opener and IO injected. */
+export async function run(opts: ListenOptions, env: RunEnv): Promise<number> {
+  return webhooksListen(env.globals, opts, env.io, { openTarget: env.openTarget });
 }
