@@ -1,8 +1,10 @@
 // Profiles that are checked (issue 15 item 6): `profiles add` verifies the keys against the
 // target, makes a profile that would otherwise never be used the active one, and `whoami`
 // says who and where mpay is talking to.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliHome } from '../helpers/cli.js';
+import { BIN, cliHome } from '../helpers/cli.js';
 
 const home = cliHome();
 let server: Awaited<ReturnType<typeof home.startServer>>;
@@ -105,4 +107,47 @@ describe('mpay whoami', () => {
     const r = home.run(['whoami'], { env: { MPAY_SECRET_KEY: 'sk_test_nope', MPAY_PUBLIC_KEY: creds.public_key } });
     expect(r.code).toBe(3);
   });
+});
+
+describe('profiles add on a terminal (tmux)', () => {
+  it.runIf(spawnSync('sh', ['-c', 'command -v tmux']).status === 0)('asks the keys, verifies them, then offers to make the profile the default', async () => {
+    const sock = join(home.dir, 'tmux.sock');
+    const env = { ...home.env, TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+    const tmux = (...args: string[]) => spawnSync('tmux', ['-u', '-S', sock, ...args], { encoding: 'utf8', env });
+    const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+    const vars = Object.entries(env)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k}=${q(v!)}`)
+      .join(' ');
+    const cmd = `env ${vars} ${q(process.execPath)} ${q(BIN)} profiles add term --base-url ${server.url}; echo "EXIT=$?"; sleep 600`;
+    expect(tmux('new-session', '-d', '-s', 'pa', '-x', '120', '-y', '30', cmd).status).toBe(0);
+    const screen = () => tmux('capture-pane', '-p', '-t', 'pa').stdout;
+    const waitFor = async (what: string | RegExp) => {
+      const until = Date.now() + 20_000;
+      for (;;) {
+        const s = screen();
+        if (typeof what === 'string' ? s.includes(what) : what.test(s)) return s;
+        if (Date.now() > until) throw new Error(`the terminal never showed ${String(what)}; it shows:\n${s}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    try {
+      await waitFor('Public key');
+      tmux('send-keys', '-t', 'pa', '-l', creds.public_key);
+      tmux('send-keys', '-t', 'pa', 'Enter');
+      await waitFor('Secret key');
+      tmux('send-keys', '-t', 'pa', '-l', creds.secret_key);
+      tmux('send-keys', '-t', 'pa', 'Enter');
+      const asked = await waitFor('Make "term" the default profile?');
+      expect(asked).toMatch(/Verified: Loja Remota/);
+      expect(asked).not.toContain(creds.secret_key);
+      tmux('send-keys', '-t', 'pa', 'Enter'); // the default answer: yes
+      const end = await waitFor(/EXIT=\d+/);
+      expect(end).toContain('EXIT=0');
+      expect(end).toContain('"term" is now the active profile');
+    } finally {
+      tmux('kill-server');
+    }
+    expect(home.run(['profiles', 'show', '-o', 'json']).json().name).toBe('term');
+  }, 40_000);
 });
