@@ -15,6 +15,16 @@ if (major < 20 || (major === 20 && minor < 18)) {
   process.stderr.write(`mpay needs Node.js 20.18 or newer; this is ${process.versions.node}\n`);
   process.exit(2);
 }
+// A reader that went away (`mpay --help | head -1`, a long `--all` list into `head`): end
+// quietly with exit 0, as Unix filters do, instead of an unhandled EPIPE and a stack trace —
+// and stop there, fetching no more pages for nobody. A closed stderr only silences mpay.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+process.stderr.on('error', (e) => {
+  if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
+});
 const argv = process.argv.slice(2);
 const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const cacheFile = fileURLToPath(new URL('../dist/cli.cache', import.meta.url));
