@@ -3,8 +3,7 @@ import specsJson from './generated/spec.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
 import { EXIT, describeError } from './errors.js';
 import { processIO, type IO } from './io.js';
-import type { Globals, OpenOptions, Target } from './target.js';
-import { attrName } from './run-operation.js';
+import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
 
 declare const __MPAY_VERSION__: string | undefined;
@@ -14,33 +13,6 @@ export const specs = specsJson as OperationSpec[];
 export function version(): string {
   if (typeof __MPAY_VERSION__ !== 'undefined') return __MPAY_VERSION__;
   return '0.0.0-dev';
-}
-
-export interface CliDeps {
-  io: IO;
-  /** replaces target resolution (tests inject a client here) */
-  openTarget?: (g: Globals, io: IO, opts?: OpenOptions) => Promise<Target>;
-  /** set by actions: the process exit code */
-  exitCode: number;
-}
-
-export type ActionResult = number | void;
-
-/** Wraps an action so its exit code lands in deps and errors never escape as stack traces. */
-export function action<A extends unknown[]>(deps: CliDeps, fn: (...args: A) => Promise<ActionResult>) {
-  return async (...args: A) => {
-    try {
-      deps.exitCode = (await fn(...args)) ?? EXIT.ok;
-    } catch (e) {
-      const { exitCodeFor } = await import('./errors.js');
-      deps.io.err(describeError(e) + '\n');
-      deps.exitCode = exitCodeFor(e);
-    }
-  };
-}
-
-export function globalsOf(cmd: Command): Globals {
-  return cmd.optsWithGlobals() as Globals;
 }
 
 function groupFor(root: Command, words: string[]): Command {
@@ -97,7 +69,6 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
       return runOperation({ spec, args: positional, opts: c.opts(), globals: globalsOf(c), io: deps.io, openTarget: deps.openTarget });
     }),
   );
-  void attrName;
 }
 
 export function buildProgram(deps: CliDeps): Command {

@@ -138,7 +138,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
     try {
       // Webhooks of this command's events go out before it exits, within a short bound; what is
       // not attempted stays due for the next run (or for `mpay server start`).
-      const { deliverDue } = await import('../webhooks/worker.js');
+      const { deliverDue } = await import('../server/webhooks/worker.js');
       const r = await deliverDue(runtime.deps, { deadlineMs: EMBEDDED_DELIVERY_MS });
       if (g.verbose && r.attempted) io.err(`webhooks: ${r.delivered} delivered, ${r.failed} failed, ${r.remaining} left due\n`);
     } catch (e) {

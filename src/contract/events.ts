@@ -20,3 +20,6 @@ export const EVENT_NAMES = [
   'payment_link.paid',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
+
+/** The User-Agent of a webhook delivery (and of the CLI listener's forward to a local app). */
+export const WEBHOOK_USER_AGENT = 'mpay-webhooks/1';

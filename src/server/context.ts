@@ -49,7 +49,34 @@ export interface Principal {
   clockOffsetMs: number;
 }
 
-export interface RequestContext {
+/**
+ * What a service needs to act for a merchant: the store, the deps, the merchant and its clock
+ * (and the public origin, for links it hands out). Route handlers, the hosted checkout, due work,
+ * the CLI's admin commands and tests all call services with one of these.
+ */
+export interface ServiceContext {
+  deps: AppDeps;
+  db: Db;
+  merchantId: string;
+  /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
+  now(): Date;
+  /** public origin for links the service hands out */
+  baseUrl?: string;
+}
+
+/** The ServiceContext of a merchant whose sandbox clock is `clockOffsetMs` ahead of the server's. */
+export function serviceContext(deps: AppDeps, merchantId: string, clockOffsetMs: number, baseUrl?: string): ServiceContext {
+  return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + clockOffsetMs), ...(baseUrl !== undefined ? { baseUrl } : {}) };
+}
+
+/** What a due job needs (src/server/due.ts): a merchant's service context. */
+export type DueContext = ServiceContext;
+export type DueJob = (ctx: DueContext) => Promise<number | void>;
+
+/** Items a due job moves per call (each batch is one transaction). */
+export const DUE_BATCH = 100;
+
+export interface RequestContext extends ServiceContext {
   deps: AppDeps;
   db: Db;
   /** the authenticated merchant; empty for endpoints without auth */

@@ -5,19 +5,21 @@
  * request the app runs each job once for the caller's merchant; `runDueWork` sweeps until
  * nothing is due (the sandbox clock advance, and a server-mode timer).
  */
-import type { AppDeps, RequestContext } from './context.js';
-import { dueWork } from './routes/index.js';
+import { serviceContext, type AppDeps, type DueContext, type DueJob } from './context.js';
+import { advanceWithdrawals } from './services/withdrawals.js';
+import { expireDueLinks } from './services/paymentLinks.js';
+import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges.js';
 
-/** What a due job needs: the store, the deps, the merchant and its clock. */
-export type DueContext = Pick<RequestContext, 'deps' | 'db' | 'merchantId' | 'now'>;
-export type DueJob = (ctx: DueContext) => Promise<number | void>;
-
-/** Items a job moves per call (each batch is one transaction). */
-export const DUE_BATCH = 100;
-
-export function dueContext(deps: AppDeps, merchantId: string, clockOffsetMs: number): DueContext {
-  return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + clockOffsetMs) };
-}
+/** Time-based moves, each one bounded batch per call (DUE_BATCH items, src/server/context.ts). */
+export const dueWork: DueJob[] = [
+  decidePendingCardCharges,
+  expireDuePixCharges,
+  settleDueReceivables,
+  // sandbox payout rail: pending → processing → completed | failed (src/domain/sandbox-payouts.ts)
+  (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
+  // payment links whose expires_at has passed → expired
+  (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
+];
 
 /**
  * Runs each due job once for a merchant. Due work is housekeeping on the merchant's clock: a job
@@ -48,7 +50,7 @@ export async function runDueWork(deps: AppDeps, merchantId?: string, opts: { max
     : await deps.db.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants ORDER BY id');
   let moved = 0;
   for (const m of merchants) {
-    const ctx = dueContext(deps, m.id, Number(m.clock_offset_ms));
+    const ctx = serviceContext(deps, m.id, Number(m.clock_offset_ms));
     for (let round = 0; round < (opts.maxRounds ?? 1000); round++) {
       const r = await runDueJobs(ctx);
       moved += r.moved;

@@ -181,7 +181,7 @@ describe('webhooks listen on a terminal (injected IO and target)', () => {
     const { EmbeddedTransport } = await import('../../src/sdk/embedded-transport.js');
     const { bufferIO } = await import('../../src/cli/io.js');
     const { webhooksListen } = await import('../../src/cli/commands/webhooks-listen/run.js');
-    const { deliverDue } = await import('../../src/webhooks/worker.js');
+    const { deliverDue } = await import('../../src/server/webhooks/worker.js');
     const { EventEmitter } = await import('node:events');
     const env = await testEnv();
     try {

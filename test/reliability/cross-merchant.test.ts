@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { endpoints, type AnyEndpoint } from '../../src/contract/index.js';
 import { credit } from '../../src/server/services/ledger.js';
-import { deliverDue } from '../../src/webhooks/worker.js';
+import { deliverDue } from '../../src/server/webhooks/worker.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { cardCharge, chargeBody, CPF } from '../helpers/money.js';
 import { addressBody, docBody, partnerBody, pjBody } from '../helpers/onboarding.js';

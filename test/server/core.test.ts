@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
-import { dueWork } from '../../src/server/routes/index.js';
+import { dueWork } from '../../src/server/due.js';
 import { runDueWork } from '../../src/server/due.js';
 
 let env: TestEnv;

@@ -5,10 +5,10 @@ import { testEnv, type TestEnv } from '../helpers/server.js';
 import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { emitEvent } from '../../src/server/services/events.js';
 import type { EventName } from '../../src/contract/events.js';
-import { deliverDue, DeliveryWorker, resolveDeliveryOptions } from '../../src/webhooks/worker.js';
-import { DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, JITTER_FRACTION, scheduledAt } from '../../src/webhooks/delivery.js';
-import { generateSecret, sign } from '../../src/webhooks/signature.js';
-import type { Resolver } from '../../src/webhooks/netguard.js';
+import { deliverDue, DeliveryWorker, resolveDeliveryOptions } from '../../src/server/webhooks/worker.js';
+import { DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, JITTER_FRACTION, scheduledAt } from '../../src/server/webhooks/delivery.js';
+import { generateSecret, sign } from '../../src/server/webhooks/signature.js';
+import type { Resolver } from '../../src/server/webhooks/netguard.js';
 
 let env: TestEnv;
 const receivers: Receiver[] = [];

@@ -4,8 +4,8 @@ import { testEnv, type TestEnv } from '../helpers/server.js';
 import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { emitEvent } from '../../src/server/services/events.js';
-import { deliverDue } from '../../src/webhooks/worker.js';
-import { startListener, type ApiCall, type ListenEvent, type WebhookListener } from '../../src/webhooks/listen.js';
+import { deliverDue } from '../../src/server/webhooks/worker.js';
+import { startListener, type ApiCall, type ListenEvent, type WebhookListener } from '../../src/cli/webhookListener.js';
 
 let env: TestEnv;
 let server: RunningServer;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LookupAddress } from 'node:dns';
-import { blockedReason, checkTarget, guardedLookup, type Resolver } from '../../src/webhooks/netguard.js';
-import { generateSecret, sign } from '../../src/webhooks/signature.js';
+import { blockedReason, checkTarget, guardedLookup, type Resolver } from '../../src/server/webhooks/netguard.js';
+import { generateSecret, sign } from '../../src/server/webhooks/signature.js';
 import { Webhook } from 'standardwebhooks';
 
 describe('address policy', () => {

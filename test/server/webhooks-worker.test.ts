@@ -7,8 +7,8 @@ import { build } from 'esbuild';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
 import { emitEvent } from '../../src/server/services/events.js';
-import { deliverDue, DeliveryWorker, type Sleep } from '../../src/webhooks/worker.js';
-import { claimDue } from '../../src/webhooks/delivery.js';
+import { deliverDue, DeliveryWorker, type Sleep } from '../../src/server/webhooks/worker.js';
+import { claimDue } from '../../src/server/webhooks/delivery.js';
 import { backend } from '../helpers/backend.js';
 
 let env: TestEnv;

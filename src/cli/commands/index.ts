@@ -5,8 +5,7 @@
  * injected (commands/shape.ts) — loaded only when the command runs.
  */
 import { Argument, Command, Option } from 'commander';
-import type { CliDeps } from '../main.js';
-import { action } from '../main.js';
+import { action, type CliDeps } from '../action.js';
 import { group } from './shape.js';
 import { register as registerServerStart } from './server-start/index.js';
 import { register as registerAdmin } from './admin/index.js';

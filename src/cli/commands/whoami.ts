@@ -1,7 +1,6 @@
 /** `mpay whoami`: the merchant, key, target and clock the current profile talks to. */
 import type { Command } from 'commander';
-import type { CliDeps } from '../main.js';
-import { action, globalsOf } from '../main.js';
+import { action, globalsOf, type CliDeps } from '../action.js';
 import { EXIT } from '../errors.js';
 import { runEnv, type RunEnv } from './shape.js';
 

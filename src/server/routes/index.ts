@@ -1,12 +1,11 @@
 /**
  * Every handler of the service, by endpoint id. Each resource module exports a `Handlers`
  * object for its endpoints; createApp refuses to start if an endpoint of the contract has no
- * handler. Raw routes (pages, downloads) and due work (time-based moves run before each
- * authenticated request) are registered here too.
+ * handler. Raw routes (pages, downloads) are registered here too;
+ * due work (time-based moves) is in src/server/due.ts.
  */
 import type { Hono } from 'hono';
 import type { AppDeps } from '../context.js';
-import type { DueJob } from '../due.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { systemHandlers } from './system.js';
 import { tokenHandlers } from './tokens.js';
@@ -14,13 +13,10 @@ import { pinHandlers } from './pin.js';
 import { withdrawalHandlers } from './withdrawals.js';
 import { recipientHandlers } from './recipients.js';
 import { paymentLinkHandlers } from './paymentLinks.js';
-import { advanceWithdrawals } from '../services/withdrawals.js';
-import { expireDueLinks } from '../services/paymentLinks.js';
 import { chargeHandlers } from './charges.js';
 import { receivableHandlers } from './receivables.js';
 import { walletHandlers } from './wallets.js';
 import { clockHandlers } from './clock.js';
-import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from '../services/charges.js';
 import { submerchantHandlers } from './submerchants.js';
 import { webhookHandlers } from './webhooks.js';
 import { sandboxWalletHandlers } from './sandboxWallet.js';
@@ -48,18 +44,4 @@ export const handlers = {
 export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [
   // hosted checkout page of payment links and its assets
   checkoutRoutes,
-];
-
-/**
- * Time-based moves, each one bounded batch per call (see src/server/due.ts). They run before
- * every authenticated request for its merchant, and `runDueWork` sweeps them to the end.
- */
-export const dueWork: DueJob[] = [
-  decidePendingCardCharges,
-  expireDuePixCharges,
-  settleDueReceivables,
-  // sandbox payout rail: pending → processing → completed | failed (src/domain/sandbox-payouts.ts)
-  (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
-  // payment links whose expires_at has passed → expired
-  (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
 ];

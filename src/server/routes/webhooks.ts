@@ -1,9 +1,9 @@
 import type { webhookEndpoints, WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import type { Queryable, SqlValue } from '../../store/db.js';
-import { cancelEndpointDeliveries } from '../../webhooks/delivery.js';
-import { checkTarget } from '../../webhooks/netguard.js';
-import { generateSecret } from '../../webhooks/signature.js';
+import { cancelEndpointDeliveries } from '../webhooks/delivery.js';
+import { checkTarget } from '../webhooks/netguard.js';
+import { generateSecret } from '../webhooks/signature.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';

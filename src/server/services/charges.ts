@@ -17,8 +17,8 @@ import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_LOCATION_HOST, t
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, RequestContext } from '../context.js';
-import type { DueContext } from '../due.js';
-import { DUE_BATCH } from '../due.js';
+import type { DueContext } from '../context.js';
+import { DUE_BATCH } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';

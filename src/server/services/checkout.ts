@@ -14,7 +14,7 @@ import { checkoutPayment, envelope, type ChargeCreate, type CheckoutChargeStatus
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
-import { dueContext } from '../due.js';
+import { serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { claimKey, completeKey, releaseKey, requestHash } from '../idempotency.js';
 import { RateLimiter } from '../rateLimit.js';
@@ -285,7 +285,7 @@ export async function linkChargeStatus(ctx: RequestContext, linkId: string, char
   const now = new Date(deps.clock.now().getTime() + Number(link.clock_offset_ms));
   if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
     // an unpaid PIX past its expiry: let the due work fail it now rather than on the merchant's next request
-    await expireDuePixCharges(dueContext(deps, link.merchant_id, Number(link.clock_offset_ms)));
+    await expireDuePixCharges(serviceContext(deps, link.merchant_id, Number(link.clock_offset_ms)));
     c = (await deps.db.get<typeof c>(sel, [chargeId, linkId]))!;
   }
   return {

@@ -1,7 +1,6 @@
 /** `mpay admin merchants create`: its flags (typed) and their parsing; the work is in run.ts. */
 import { type Command } from 'commander';
-import type { CliDeps } from '../../main.js';
-import { action, globalsOf } from '../../main.js';
+import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
 
 export interface AdminMerchantsCreateOptions {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { CliDeps } from '../../main.js';
+import type { CliDeps } from '../../action.js';
 import { exitCodeForStatus, usage } from '../../errors.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { AuthMode } from '../../../sdk/client.js';

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { EXIT, describeError, exitCodeFor, usage } from '../../errors.js';
 import { canPrompt } from '../../io.js';
-import type { CliDeps } from '../../main.js';
+import type { CliDeps } from '../../action.js';
 import { painter, printData, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../onboard/answers.js';

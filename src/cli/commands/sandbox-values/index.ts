@@ -1,7 +1,6 @@
 /** `mpay sandbox values`: no flags of its own; the work is in run.ts. */
 import { type Command } from 'commander';
-import type { CliDeps } from '../../main.js';
-import { action, globalsOf } from '../../main.js';
+import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
 
 export type SandboxValuesOptions = Record<string, never>;

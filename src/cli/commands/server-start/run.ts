@@ -76,7 +76,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const runtime = rt;
   // Background work of server mode: webhook deliveries, and time-based moves (settlements,
   // expirations, payout progress) for every merchant as they come due.
-  const { DeliveryWorker } = await import('../../../webhooks/worker.js');
+  const { DeliveryWorker } = await import('../../../server/webhooks/worker.js');
   const { runDueWork } = await import('../../../server/due.js');
   const worker = new DeliveryWorker(rt.deps, { pollMs: 250 });
   worker.start();

@@ -1,7 +1,6 @@
 /** `mpay smoke`: its flags (typed, in types.ts) and their parsing; the runner is run.ts. */
 import { type Command } from 'commander';
-import type { CliDeps } from '../../main.js';
-import { action, globalsOf } from '../../main.js';
+import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
 import type { SmokeOptions } from './types.js';
 

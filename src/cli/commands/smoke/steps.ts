@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { MpayClient } from '../../../sdk/client.js';
-import type { WebhookListener } from '../../../webhooks/listen.js';
+import type { WebhookListener } from '../../webhookListener.js';
 import { formatBRL } from '../../../domain/money.js';
 import { CliError, EXIT } from '../../errors.js';
 import type { Target } from '../../target.js';
@@ -161,7 +161,7 @@ export const steps: Record<StepName, StepFn> = {
         throw new Skip(`${ctx.target.baseUrl} cannot reach a receiver on this machine; pass --webhook-url URL (a public URL that reaches --webhook-port here)`);
       }
     }
-    const { startListener } = await import('../../../webhooks/listen.js');
+    const { startListener } = await import('../../webhookListener.js');
     const client = ctx.client;
     const l = await startListener({
       call: async (method, path, body) => (await client.raw(method, path, { body })).body as never,
@@ -171,7 +171,7 @@ export const steps: Record<StepName, StepFn> = {
     });
     ctx.listener = l;
     ctx.created.push({ kind: 'webhook_endpoint', id: l.endpointId, cleanup: 'kept' });
-    l.on('received', (ev: import('../../../webhooks/listen.js').ReceivedEvent) => {
+    l.on('received', (ev: import('../../webhookListener.js').ReceivedEvent) => {
       ctx.received.push({
         type: ev.event?.type ?? '?',
         id: ev.event?.id ?? ev.webhookId ?? '?',
@@ -350,7 +350,7 @@ export const steps: Record<StepName, StepFn> = {
     const want = (r: Ctx['received'][number]) => r.type === 'charge.captured' && r.dataId === ctx.cardCharge;
     const deadline = Date.now() + ctx.timeoutMs;
     const rt = ctx.target.runtime;
-    const { deliverDue } = rt ? await import('../../../webhooks/worker.js') : { deliverDue: null };
+    const { deliverDue } = rt ? await import('../../../server/webhooks/worker.js') : { deliverDue: null };
     for (;;) {
       checkInterrupted(ctx);
       const bad = ctx.received.find((r) => !r.verified);

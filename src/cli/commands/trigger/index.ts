@@ -6,8 +6,7 @@
  */
 import { Argument, type Command } from 'commander';
 import { EVENT_NAMES, type EventName } from '../../../contract/events.js';
-import type { CliDeps } from '../../main.js';
-import { action, globalsOf } from '../../main.js';
+import { action, globalsOf, type CliDeps } from '../../action.js';
 import { CliError, EXIT, usage } from '../../errors.js';
 import { runEnv, type RunEnv } from '../shape.js';
 

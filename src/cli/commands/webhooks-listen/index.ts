@@ -1,7 +1,6 @@
 /** `mpay webhooks listen`: its flags (typed, in run.ts's ListenOptions) and their parsing; the work is in run.ts. */
 import type { Command } from 'commander';
-import type { CliDeps } from '../../main.js';
-import { action, globalsOf } from '../../main.js';
+import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
 import type { ListenOptions } from './run.js';
 

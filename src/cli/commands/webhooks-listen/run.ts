@@ -1,6 +1,6 @@
 /**
  * `mpay webhooks listen`: a local receiver with a temporary webhook endpoint on the current
- * target (src/webhooks/listen.ts does the work). Prints each event as it arrives — a line per
+ * target (src/cli/webhookListener.ts does the work). Prints each event as it arrives — a line per
  * event on a terminal, JSONL when piped — verifies it, optionally forwards it to the
  * developer's app, and deletes the endpoint on Ctrl-C / SIGTERM.
  *
@@ -15,7 +15,7 @@ import { painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
-import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../../webhooks/listen.js';
+import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
 
 export interface ListenOptions {
   events?: string[];
@@ -91,7 +91,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
   try {
     target = await (deps.openTarget ?? realOpenTarget)(g, io);
     const client = target.client;
-    const { startListener } = await import('../../../webhooks/listen.js');
+    const { startListener } = await import('../../webhookListener.js');
     let listener;
     try {
       listener = await startListener({
@@ -108,7 +108,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
     }
     const l = listener;
     if (target.runtime) {
-      const { DeliveryWorker } = await import('../../../webhooks/worker.js');
+      const { DeliveryWorker } = await import('../../../server/webhooks/worker.js');
       const w = new DeliveryWorker(target.runtime.deps, { pollMs: 250 });
       w.start();
       worker = w;

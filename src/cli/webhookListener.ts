@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { USER_AGENT } from './delivery.js';
+import { WEBHOOK_USER_AGENT } from '../contract/events.js';
 
 /** The client side of an API call: method, path, JSON body → the response envelope. */
 export type ApiCall = (
@@ -208,7 +208,7 @@ export class WebhookListener extends EventEmitter {
     try {
       const r = await request(this.opts.forwardTo, {
         method: 'POST',
-        headers: { 'content-type': headerOf(req, 'content-type') ?? 'application/json', 'user-agent': USER_AGENT, ...headers },
+        headers: { 'content-type': headerOf(req, 'content-type') ?? 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...headers },
         body: raw,
         signal: ac.signal,
       });

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import type { Mode } from '../server/context.js';
+import type { Mode } from '../context.js';
 
 /**
  * Outbound address policy for webhook deliveries (SSRF protection).

@@ -12,7 +12,7 @@
  * once: claims are atomic, so each attempt is made by one of them only.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../server/context.js';
+import type { AppDeps } from '../context.js';
 import {
   claimDue,
   complete,

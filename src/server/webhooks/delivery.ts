@@ -14,9 +14,9 @@
  * `webhook-timestamp` header uses the real wall clock, because receivers check it against theirs.
  */
 import type { Agent } from 'undici';
-import type { AppDeps } from '../server/context.js';
-import type { Queryable } from '../store/db.js';
-import { assertTransition } from '../domain/lifecycle.js';
+import type { AppDeps } from '../context.js';
+import type { Queryable } from '../../store/db.js';
+import { assertTransition } from '../../domain/lifecycle.js';
 import { guardedLookup, literalBlocked, systemResolver, type Resolver } from './netguard.js';
 import { webhookHeaders } from './signature.js';
 
@@ -41,7 +41,7 @@ export const JITTER_FRACTION = 0.1;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** Response bodies are logged up to this many bytes (cut on a UTF-8 character boundary). */
 export const RESPONSE_BODY_LIMIT = 2048;
-export const USER_AGENT = 'mpay-webhooks/1';
+import { WEBHOOK_USER_AGENT } from '../../contract/events.js';
 
 export interface DeliveryOptions {
   /** per-attempt limit for the whole exchange; default 15 s */
@@ -401,7 +401,7 @@ export class Sender {
       const { agent, request } = await this.http();
       const res = await request(parsed, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...headers },
+        headers: { 'content-type': 'application/json', 'user-agent': WEBHOOK_USER_AGENT, ...headers },
         body,
         dispatcher: agent,
         signal: ac.signal,
