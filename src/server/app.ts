@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
 import { ApiError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
-import { claimKey, completeKey, releaseKey, requestHash } from './idempotency.js';
+import { errorBody, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
@@ -28,9 +28,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 }
 
 export function errorResponse(err: ApiError): Response {
-  const body: Record<string, unknown> = { success: false, message: err.message, error: err.code };
-  if (err.details?.length) body.details = err.details;
-  return jsonResponse(err.status, body, err.headers);
+  return new Response(errorBody(err), { status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers } });
 }
 
 function toApiError(err: unknown, deps: AppDeps, requestId: string): ApiError {
@@ -221,16 +219,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
         { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
       ]);
     }
-    if (idemKey) {
-      const claim = await claimKey(deps, principal.merchantId, idemKey, requestHash(e.method, c.req.path + search, raw));
-      if (claim.kind === 'replay') {
-        return new Response(claim.response.body, {
-          status: claim.response.status,
-          headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true' },
-        });
-      }
-    }
-    try {
+    const respond = async (): Promise<{ value: Response; keep: StoredResponse }> => {
       let body: unknown = undefined;
       if (e.body) body = parseWith(e.body, parseJsonBody(raw, headerOf(c, 'content-type') ?? null) ?? {}, 'body');
       else if (raw.byteLength) {
@@ -240,7 +229,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
         }
       }
       const result = await handler(ctx, { params, query: query as never, body: body as never, page });
-      if (result instanceof Response) return result;
+      if (result instanceof Response) return { value: result, keep: { status: result.status, body: idemKey ? await result.clone().text() : '' } };
       const status = ctx.status ?? e.status ?? (e.method === 'POST' ? 201 : 200);
       const message = ctx.message ?? e.message;
       let out: Record<string, unknown>;
@@ -258,31 +247,30 @@ export function createApp(deps: AppDeps): Hono<Env> {
         if (deps.validateResponses) envelope(e.response).parse(out);
       }
       const text = JSON.stringify(out);
-      if (idemKey) await completeKey(deps, principal.merchantId, idemKey, { status, body: text });
+      const res = new Response(text, { status, headers: { 'content-type': JSON_TYPE, 'X-Request-Id': requestId } });
+      tagged.add(res);
+      return { value: res, keep: { status, body: text } };
+    };
+    try {
+      let res: Response;
+      if (idemKey) {
+        const outcome = await withIdempotency(deps, principal.merchantId, idemKey, requestHash(e.method, c.req.path + search, raw), respond);
+        if (outcome.replayed) {
+          return new Response(outcome.response.body, {
+            status: outcome.response.status,
+            headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true' },
+          });
+        }
+        res = outcome.value;
+      } else res = (await respond()).value;
       // a write may have queued events: let a running delivery worker look at once
       if (e.method !== 'GET') {
         writes++;
         deps.onEvent?.();
       }
-      const res = new Response(text, { status, headers: { 'content-type': JSON_TYPE, 'X-Request-Id': requestId } });
-      tagged.add(res);
       return res;
     } catch (err) {
       if (e.method !== 'GET') writes++;
-      if (idemKey) {
-        const apiErr = toApiError(err, deps, requestId);
-        // Stored and replayed: answers of a request that ran (404, 422…). A request refused
-        // before it ran (malformed, invalid) keeps nothing, so it can be fixed and resent
-        // under the same key; neither do conflicts, rate limits and 5xx.
-        const refusedBeforeRunning = ['validation_error', 'invalid_json', 'unsupported_media_type', 'payload_too_large'].includes(apiErr.code);
-        if (apiErr.status >= 400 && apiErr.status < 500 && apiErr.status !== 409 && apiErr.status !== 429 && !refusedBeforeRunning) {
-          const res = errorResponse(apiErr);
-          await completeKey(deps, principal.merchantId, idemKey, { status: res.status, body: await res.text() });
-        } else {
-          await releaseKey(deps, principal.merchantId, idemKey).catch(() => undefined);
-        }
-        throw apiErr;
-      }
       throw err;
     }
   }

@@ -88,3 +88,55 @@ export async function completeKey(deps: AppDeps, merchantId: string, key: string
 export async function releaseKey(deps: AppDeps, merchantId: string, key: string): Promise<void> {
   await deps.db.run(`DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`, [merchantId, key]);
 }
+
+/**
+ * The one rule for which answers an Idempotency-Key keeps (the API pipeline and the checkout
+ * use it alike). Kept and replayed: every 2xx, and the 4xx of a request that ran (404, 422…).
+ * Not kept, so that the same key may be used again: a request refused before it ran
+ * (malformed, invalid: it can be fixed and resent), conflicts and rate limits (409, 429: worth
+ * retrying as they are) and every 5xx or unexpected error.
+ */
+export function keepsAnswer(err: ApiError): boolean {
+  return err.status >= 400 && err.status < 500 && err.status !== 409 && err.status !== 429 && !REFUSED_BEFORE_RUNNING.has(err.code);
+}
+
+const REFUSED_BEFORE_RUNNING = new Set<string>(['validation_error', 'invalid_json', 'unsupported_media_type', 'payload_too_large']);
+
+/** The error envelope an ApiError becomes (the wire format of every error answer). */
+export function errorBody(err: ApiError): string {
+  const body: Record<string, unknown> = { success: false, message: err.message, error: err.code };
+  if (err.details?.length) body.details = err.details;
+  return JSON.stringify(body);
+}
+
+/** What `withIdempotency` gives back: the answer stored earlier (a replay), or the run's own. */
+export type IdempotentOutcome<T> = { replayed: true; response: StoredResponse } | { replayed: false; value: T };
+
+/**
+ * Runs `run` at most once per (merchant, key): claims the key, replays an answer kept
+ * earlier, or runs and keeps the answer by the rule of `keepsAnswer`. `run` returns its value
+ * and the answer to keep (which may leave out what must not sit on disk, see `storedAnswer`).
+ */
+export async function withIdempotency<T>(
+  deps: AppDeps,
+  merchantId: string,
+  key: string,
+  hash: string,
+  run: () => Promise<{ value: T; keep: StoredResponse }>,
+): Promise<IdempotentOutcome<T>> {
+  const claim = await claimKey(deps, merchantId, key, hash);
+  if (claim.kind === 'replay') return { replayed: true, response: claim.response };
+  let out: { value: T; keep: StoredResponse };
+  try {
+    out = await run();
+  } catch (err) {
+    if (err instanceof ApiError && keepsAnswer(err)) {
+      await completeKey(deps, merchantId, key, { status: err.status, body: errorBody(err) });
+    } else {
+      await releaseKey(deps, merchantId, key).catch(() => undefined);
+    }
+    throw err;
+  }
+  await completeKey(deps, merchantId, key, out.keep);
+  return { replayed: false, value: out.value };
+}

@@ -16,7 +16,7 @@ import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
 import { serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
-import { claimKey, completeKey, releaseKey, requestHash } from '../idempotency.js';
+import { requestHash, withIdempotency } from '../idempotency.js';
 import { RateLimiter } from '../rateLimit.js';
 import { createCharge, expireDuePixCharges } from './charges.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
@@ -171,14 +171,7 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
 
   const merchantId = link.row.merchant_id;
   const key = `checkout ${linkId} ${body.attempt_id}`; // a space: never a valid Idempotency-Key header, so never a merchant's key
-  const claim = await claimKey(deps, merchantId, key, requestHash('POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))));
-  if (claim.kind === 'replay') {
-    return new Response(claim.response.body, {
-      status: claim.response.status,
-      headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' },
-    });
-  }
-  try {
+  const outcome = await withIdempotency(deps, merchantId, key, requestHash('POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))), async () => {
     assertLinkPayable(link.row, link.now);
     const mctx: RequestContext = { ...ctx, merchantId, apiKeyId: '', now: () => new Date(deps.clock.now().getTime() + link.clockOffsetMs) };
     const now = mctx.now();
@@ -206,21 +199,16 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
     const out = { success: true as const, message: messageFor(data), data };
     if (deps.validateResponses) envelope(checkoutPayment).parse(out);
     const text = JSON.stringify(out);
-    await completeKey(deps, merchantId, key, { status: 201, body: text });
-    deps.onEvent?.();
-    return new Response(text, { status: 201, headers: { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' } });
-  } catch (err) {
-    // As the pipeline does for Idempotency-Key: a 4xx answer is the attempt's answer (replayed),
-    // except 409/429, which the page may retry with the same attempt; a 5xx frees the attempt.
-    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 409 && err.status !== 429) {
-      const b: Record<string, unknown> = { success: false, message: err.message, error: err.code };
-      if (err.details?.length) b.details = err.details;
-      await completeKey(deps, merchantId, key, { status: err.status, body: JSON.stringify(b) });
-    } else {
-      await releaseKey(deps, merchantId, key).catch(() => undefined);
-    }
-    throw err;
+    return { value: text, keep: { status: 201, body: text } };
+  });
+  if (outcome.replayed) {
+    return new Response(outcome.response.body, {
+      status: outcome.response.status,
+      headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' },
+    });
   }
+  deps.onEvent?.();
+  return new Response(outcome.value, { status: 201, headers: { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' } });
 }
 
 function messageFor(p: CheckoutPayment): string {

@@ -1,0 +1,107 @@
+/**
+ * The one idempotency helper (src/server/idempotency.ts) that both the API pipeline
+ * (Idempotency-Key) and the hosted checkout (attempt_id) use, and its one rule for which
+ * answers are kept: every 2xx and the 4xx of a request that ran; never a request refused
+ * before it ran (400/413/415), a 409, a 429 or a 5xx.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/server/errors.js';
+import { keepsAnswer, withIdempotency } from '../../src/server/idempotency.js';
+import { tokenize } from '../helpers/money.js';
+import { testEnv, type TestEnv } from '../helpers/server.js';
+
+let env: TestEnv;
+beforeEach(async () => {
+  env = await testEnv();
+  env.rt.deps.checkoutRateLimit = null;
+});
+afterEach(async () => env.close());
+
+const ok = (n: number) => async () => ({ value: n, keep: { status: 201, body: JSON.stringify({ n }) } });
+
+describe('withIdempotency', () => {
+  it('runs once and replays the kept answer; another request under the key is a 409', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    const first = await withIdempotency(deps, m, 'k', 'h1', ok(1));
+    expect(first).toEqual({ replayed: false, value: 1 });
+    const again = await withIdempotency(deps, m, 'k', 'h1', ok(2));
+    expect(again).toEqual({ replayed: true, response: { status: 201, body: '{"n":1}' } });
+    await expect(withIdempotency(deps, m, 'k', 'h2', ok(3))).rejects.toMatchObject({ code: 'idempotency_conflict' });
+  });
+
+  it.each([
+    ['not_found', true],
+    ['business_rule', true],
+    ['card_declined', true],
+    ['forbidden', true],
+    ['validation_error', false],
+    ['invalid_json', false],
+    ['payload_too_large', false],
+    ['unsupported_media_type', false],
+    ['conflict', false],
+    ['idempotency_conflict', false],
+    ['rate_limited', false],
+    ['internal_error', false],
+    ['service_unavailable', false],
+  ] as const)('%s: kept = %s', async (code, kept) => {
+    expect(keepsAnswer(new ApiError(code, 'x'))).toBe(kept);
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    await expect(
+      withIdempotency(deps, m, `k-${code}`, 'h', async () => {
+        throw new ApiError(code, `refused: ${code}`);
+      }),
+    ).rejects.toMatchObject({ code });
+    const next = await withIdempotency(deps, m, `k-${code}`, 'h', ok(7));
+    if (kept) {
+      expect(next.replayed).toBe(true);
+      expect(JSON.parse((next as { response: { body: string } }).response.body)).toEqual({ success: false, message: `refused: ${code}`, error: code });
+    } else expect(next).toEqual({ replayed: false, value: 7 });
+  });
+
+  it('an unexpected error frees the key', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    await expect(
+      withIdempotency(deps, m, 'boom', 'h', async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await withIdempotency(deps, m, 'boom', 'h', ok(1))).toEqual({ replayed: false, value: 1 });
+  });
+});
+
+describe('the API pipeline and the checkout keep the same answers', () => {
+  it('a validation refusal is not kept by either: the same key / attempt runs again', async () => {
+    const api = await env.call('POST', '/v1/api-keys', { name: '' }, { 'idempotency-key': 'same-rule' });
+    expect(api.status).toBe(400);
+    const apiAgain = await env.call('POST', '/v1/api-keys', { name: '' }, { 'idempotency-key': 'same-rule' });
+    expect(apiAgain.headers.get('idempotent-replayed')).toBeNull();
+
+    // a link whose amount is too small for 3 installments: the charge service refuses it (400 installments)
+    const link = await env.call('POST', '/v1/payment-links', {
+      title: 'Bala',
+      product_type: 'digital',
+      allowed_payment_methods: ['credit_card'],
+      amount: 2,
+      max_installments: 3,
+    });
+    expect(link.status, JSON.stringify(link.body)).toBe(201);
+    const body = JSON.stringify({
+      attempt_id: 'attempt-same-rule',
+      payment_method: 'credit_card',
+      token: await tokenize(env),
+      installments: 3,
+      customer: { name: 'Ana Souza', email: 'ana@example.com', tax_id: '52998224725', phone: '(11) 98765-4321' },
+    });
+    const pay = () =>
+      env.rt.app.request(`/checkout/${link.body.data.id}/pay`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const a = await pay();
+    expect(a.status, await a.clone().text()).toBe(400);
+    expect((await a.json()).details[0].field).toBe('installments');
+    const b = await pay();
+    expect(b.status).toBe(400);
+    expect(b.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
