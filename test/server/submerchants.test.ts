@@ -603,6 +603,20 @@ describe('documents', () => {
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.body.details[0].field).toBe('file_url');
   });
+
+  it('a file_url on this service with malformed percent-encoding is a 422 naming file_url, never a 500 (issue 18.10)', async () => {
+    const s = await createPj();
+    const url = `/v1/submerchants/${s.id}/documents`;
+    const origin = 'http://localhost'; // app.request's origin: the service's own download URLs
+    for (const tail of ['%E0%A4%A', '%', '%ZZ.png']) {
+      const r = await env.call('POST', url, docBody('cnpj_card', { file_url: `${origin}/v1/files/${tail}` }));
+      expect(r.status, tail).toBe(422);
+      expect(r.body.details[0].field).toBe('file_url');
+      expect(JSON.stringify(r.body)).not.toMatch(/URIError|at .*\.ts/);
+    }
+    const list = await env.call('GET', url);
+    expect(list.body.data).toEqual([]);
+  });
 });
 
 describe('requirements and review', () => {

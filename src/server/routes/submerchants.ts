@@ -68,7 +68,13 @@ async function checkOwnFileUrl(q: Queryable, ctx: RequestContext, submerchantId:
   if (url.origin !== new URL(ctx.baseUrl).origin) return;
   const m = /^\/v1\/files\/([^/]+)$/.exec(url.pathname);
   if (!m) return;
-  const key = decodeURIComponent(m[1]!);
+  let key: string;
+  try {
+    key = decodeURIComponent(m[1]!);
+  } catch {
+    // malformed percent-encoding (`%`, `%ZZ`, a cut UTF-8 sequence) is the client's mistake
+    throw businessRule('file_url', `the file key ${JSON.stringify(m[1])} has malformed percent-encoding; use the url returned by POST /v1/submerchants/{id}/upload`);
+  }
   const f = FILE_KEY_RE.test(key)
     ? await q.get<{ size: number; mime: string }>('SELECT size, mime FROM files WHERE key = ? AND merchant_id = ? AND submerchant_id = ?', [
         key,
