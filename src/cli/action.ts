@@ -3,7 +3,7 @@
  * the wrapper that turns an action's result or error into that exit code.
  */
 import type { Command } from 'commander';
-import { describeError, EXIT, exitCodeFor } from './errors.js';
+import { EXIT, reportError, type ErrorFormat } from './errors.js';
 import type { IO } from './io.js';
 import type { Globals, OpenOptions, Target } from './target.js';
 
@@ -13,6 +13,8 @@ export interface CliDeps {
   openTarget?: (g: Globals, io: IO, opts?: OpenOptions) => Promise<Target>;
   /** set by actions: the process exit code */
   exitCode: number;
+  /** -o / --json as read from the command line: how errors are reported */
+  errorFormat?: ErrorFormat;
 }
 
 export type ActionResult = number | void;
@@ -23,8 +25,7 @@ export function action<A extends unknown[]>(deps: CliDeps, fn: (...args: A) => P
     try {
       deps.exitCode = (await fn(...args)) ?? EXIT.ok;
     } catch (e) {
-      deps.io.err(describeError(e) + '\n');
-      deps.exitCode = exitCodeFor(e);
+      deps.exitCode = reportError(deps.io, deps.errorFormat, e);
     }
   };
 }

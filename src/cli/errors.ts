@@ -10,12 +10,26 @@ export const EXIT = {
   notFound: 4,
   /** the service could not be reached */
   unreachable: 5,
+  /** interrupted (Ctrl-C, SIGINT/SIGTERM), like a shell's 128 + SIGINT */
+  interrupted: 130,
 } as const;
+
+/** The `error` code of a CLI-side error in a JSON report, by exit code. */
+const CODE_FOR_EXIT: Record<number, string> = {
+  [EXIT.refused]: 'failed',
+  [EXIT.usage]: 'usage_error',
+  [EXIT.auth]: 'authentication_error',
+  [EXIT.notFound]: 'not_found',
+  [EXIT.unreachable]: 'connection_error',
+  [EXIT.interrupted]: 'interrupted',
+};
 
 export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: number = EXIT.usage,
+    /** the `error` code of the JSON report (by default one per exit code) */
+    readonly code: string = CODE_FOR_EXIT[exitCode] ?? 'error',
   ) {
     super(message);
   }
@@ -64,4 +78,82 @@ export function describeError(err: unknown): string {
   }
   if (e?.name === 'ConnectionError') return `error: ${e.message}`;
   return `error: ${e?.message ?? String(err)}`;
+}
+
+/** An error as a script reads it (`-o json` / `jsonl`): one JSON object on stderr. */
+export interface ErrorReport {
+  error: string;
+  message: string;
+  status: number | null;
+  request_id: string | null;
+  details: { field: string; message: string }[];
+}
+
+export function errorReport(err: unknown): ErrorReport {
+  if (err instanceof CliError) return { error: err.code, message: err.message, status: null, request_id: null, details: [] };
+  const e = err as SdkLikeError;
+  if (typeof e?.status === 'number') {
+    return {
+      error: e.code ?? 'error',
+      message: e.message ?? '',
+      status: e.status,
+      request_id: e.requestId ?? null,
+      details: (e.details ?? []).map((d) => ({ field: d.field, message: d.message })),
+    };
+  }
+  if (e?.name === 'ConnectionError') return { error: 'connection_error', message: e.message ?? '', status: null, request_id: null, details: [] };
+  return { error: 'error', message: e?.message ?? String(err), status: null, request_id: null, details: [] };
+}
+
+/** The output flags that decide how errors are reported (the global -o / --json). */
+export interface ErrorFormat {
+  output?: string;
+  json?: boolean;
+}
+
+export const jsonErrors = (f: ErrorFormat | undefined): boolean => f?.output === 'json' || f?.output === 'jsonl' || (!f?.output && !!f?.json);
+
+/**
+ * -o / --json read from the raw command line, for errors raised before or while commander
+ * parses it (unknown option, unknown command). Stops at `--`.
+ */
+export function errorFormatOf(argv: readonly string[]): ErrorFormat {
+  const f: ErrorFormat = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a === '--json') f.json = true;
+    else if (a === '-o' || a === '--output') f.output = argv[++i];
+    else if (a.startsWith('--output=')) f.output = a.slice('--output='.length);
+    else if (/^-o[^-]/.test(a)) f.output = a.slice(2);
+  }
+  return f;
+}
+
+/**
+ * Reports an error on stderr and returns its exit code — the one place every command's errors
+ * go through: lines for people, or with -o json / jsonl one JSON object
+ * ({error, message, status, request_id, details}). `context` prefixes the message
+ * ("smoke failed at step …").
+ */
+export function reportError(io: { err(s: string): void }, format: ErrorFormat | undefined, err: unknown, context?: string): number {
+  if (jsonErrors(format)) {
+    const r = errorReport(err);
+    if (context) r.message = `${context}: ${r.message}`;
+    io.err(JSON.stringify(r) + '\n');
+  } else {
+    const text = describeError(err);
+    io.err((context ? `error: ${context}: ${text.replace(/^error: /, '')}` : text) + '\n');
+  }
+  return exitCodeFor(err);
+}
+
+/** A commander usage message ("error: unknown option '--x'\n(Did you mean --y?)") as a report. */
+export function reportUsage(io: { err(s: string): void }, format: ErrorFormat | undefined, text: string): void {
+  if (!jsonErrors(format)) {
+    io.err(text);
+    return;
+  }
+  const message = text.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
+  io.err(JSON.stringify({ error: 'usage_error', message, status: null, request_id: null, details: [] } satisfies ErrorReport) + '\n');
 }

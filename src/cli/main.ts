@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import specsJson from './generated/spec.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
-import { EXIT, describeError } from './errors.js';
+import { EXIT, errorFormatOf, reportError, reportUsage, type ErrorFormat } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
@@ -90,6 +90,7 @@ export function buildProgram(deps: CliDeps): Command {
     .configureOutput({
       writeOut: (s) => deps.io.out(s),
       writeErr: (s) => deps.io.err(s),
+      outputError: (s) => reportUsage(deps.io, deps.errorFormat, s),
     })
     .addHelpText(
       'after',
@@ -119,7 +120,7 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
 
 /** Runs the CLI on argv (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: IO = processIO(), openTarget?: CliDeps['openTarget']): Promise<number> {
-  const deps: CliDeps = { io, exitCode: EXIT.ok, openTarget };
+  const deps: CliDeps = { io, exitCode: EXIT.ok, openTarget, errorFormat: errorFormatOf(argv) };
   const program = buildProgram(deps);
   if (argv.length === 0) {
     program.outputHelp();
@@ -135,7 +136,7 @@ export async function main(argv: string[], io: IO = processIO(), openTarget?: Cl
       if (e.code === 'commander.missingMandatoryOptionValue' || e.code === 'commander.unknownCommand' || e.code === 'commander.unknownOption') return EXIT.usage;
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    io.err(describeError(e) + '\n');
+    reportError(io, deps.errorFormat, e);
     return EXIT.refused;
   }
   return deps.exitCode;

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
-import { CliError, EXIT, describeError, exitCodeFor, usage } from './errors.js';
+import { CliError, EXIT, reportError, usage } from './errors.js';
 import { canPrompt, type IO } from './io.js';
 import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
@@ -200,8 +200,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
     }
     return EXIT.ok;
   } catch (e) {
-    io.err(describeError(e) + '\n');
-    return exitCodeFor(e);
+    return reportError(io, g, e);
   } finally {
     await target?.close();
   }
@@ -249,8 +248,7 @@ async function waitFor(inv: Invocation, target: Target, first: Record<string, un
   }
   await printData(io, rec, o);
   if (rec.status === 'failed') {
-    io.err(`error: ${String(rec.id)} ended failed${rec.failure_reason ? `: ${String(rec.failure_reason)}` : ''}\n`);
-    return EXIT.refused;
+    return reportError(io, g, new CliError(`${String(rec.id)} ended failed${rec.failure_reason ? `: ${String(rec.failure_reason)}` : ''}`, EXIT.refused));
   }
   return EXIT.ok;
 }

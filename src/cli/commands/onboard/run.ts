@@ -3,7 +3,7 @@
  * CI). Loaded only when the command runs; @inquirer/prompts only when it really prompts.
  */
 import { resolve } from 'node:path';
-import { EXIT, describeError, exitCodeFor, usage } from '../../errors.js';
+import { EXIT, reportError, usage } from '../../errors.js';
 import { canPrompt } from '../../io.js';
 import type { CliDeps } from '../../action.js';
 import { painter, printData, resolveFormat } from '../../output.js';
@@ -53,9 +53,9 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     return EXIT.ok;
   } catch (e) {
     const cancelled = (e as Error)?.name === 'ExitPromptError' || (e as Error)?.name === 'AbortPromptError';
-    io.err((cancelled ? 'cancelled' : describeError(e)) + '\n');
+    const code = cancelled ? (io.err('cancelled\n'), EXIT.usage) : reportError(io, g, e);
     if (state.id) io.err(`The submerchant ${state.id} keeps what was sent; continue with \`mpay submerchants onboard --id ${state.id}\`\n`);
-    return cancelled ? EXIT.usage : exitCodeFor(e);
+    return code;
   } finally {
     if (saveTo && Object.keys(recorded.doc).length) {
       try {

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describeError, exitCodeFor, EXIT, usage } from '../../errors.js';
+import { CliError, EXIT, jsonErrors, reportError, usage } from '../../errors.js';
 import type { IO } from '../../io.js';
 import { painter, resolveFormat, type Painter } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
@@ -147,17 +147,17 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
       writeFileSync(junitPath, junitXml(summary));
       say(`JUnit report: ${junitPath}`);
     } catch (e) {
-      io.err(`error: --junit: cannot write ${o.junit}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+      reportError(io, g, usage(`--junit: cannot write ${o.junit}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
       if (!failure) return EXIT.usage;
     }
   }
   await printSummary(g, io, summary, paint);
 
   if (failure) {
-    io.err(`error: smoke failed at step "${failure.step}": ${describeError(failure.error).replace(/^error: /, '')}\n`);
-    return exitCodeFor(failure.error);
+    return reportError(io, g, failure.error, `smoke failed at step "${failure.step}"`);
   }
   if (cleanupProblems.length) {
+    if (jsonErrors(g)) return reportError(io, g, new CliError(`cleanup: ${cleanupProblems.join('; ')}`, EXIT.refused, 'cleanup_failed'));
     for (const p of cleanupProblems) io.err(`error: cleanup: ${p}\n`);
     return EXIT.refused;
   }
