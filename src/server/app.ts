@@ -213,12 +213,16 @@ export function createApp(deps: AppDeps): Hono<Env> {
       const incoming = incomingOf(c);
       raw = incoming ? await readIncomingCapped(incoming, JSON_LIMIT) : await readCapped(c.req.raw, JSON_LIMIT);
     }
-    const idemKey = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
-    if (idemKey !== undefined && !IDEMPOTENCY_KEY_RE.test(idemKey)) {
+    const idemHeader = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
+    if (idemHeader !== undefined && !IDEMPOTENCY_KEY_RE.test(idemHeader)) {
       throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
         { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
       ]);
     }
+    // Idempotency-Keys belong to the secret key: only secret-key operations keep them. The
+    // publishable-key operation (tokenize) is idempotent by itself (the same card gives the
+    // same token) and its body is card data, of which nothing may be kept.
+    const idemKey = e.auth === 'secret' ? idemHeader : undefined;
     const respond = async (): Promise<{ value: Response; keep: StoredResponse }> => {
       let body: unknown = undefined;
       if (e.body) body = parseWith(e.body, parseJsonBody(raw, headerOf(c, 'content-type') ?? null) ?? {}, 'body');
@@ -254,7 +258,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     try {
       let res: Response;
       if (idemKey) {
-        const outcome = await withIdempotency(deps, principal.merchantId, idemKey, requestHash(e.method, c.req.path + search, raw), respond);
+        const outcome = await withIdempotency(deps, principal.merchantId, idemKey, requestHash(deps, e.method, c.req.path + search, raw), respond);
         if (outcome.replayed) {
           return new Response(outcome.response.body, {
             status: outcome.response.status,

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { UniqueViolation } from '../store/db.js';
 import type { AppDeps } from './context.js';
 import { ApiError } from './errors.js';
@@ -14,8 +13,13 @@ export interface StoredResponse {
 
 export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResponse };
 
-export function requestHash(method: string, path: string, body: Uint8Array): string {
-  return createHash('sha256').update(`${method} ${path}\n`).update(body).digest('hex');
+/**
+ * What an Idempotency-Key remembers of its request to tell a retry from another request: an
+ * HMAC under a key derived from the master key (never a plain hash, which would let anyone
+ * holding the database test guesses of the body against it).
+ */
+export function requestHash(deps: Pick<AppDeps, 'keyring'>, method: string, path: string, body: Uint8Array): string {
+  return deps.keyring.requestHash(`${method} ${path}\n`, body);
 }
 
 interface Row {

@@ -6,12 +6,13 @@ import { join } from 'node:path';
  * Server-side secrets, all derived from one master key kept outside the database: in the
  * data directory as `master.key` (mode 0600, created on first use) or, in server mode, from
  * MPAY_MASTER_KEY (base64 of 32 bytes). Sub-keys are separated with HKDF so the card
- * encryption key, the card fingerprint key and the secret-hashing key never coincide.
+ * encryption key, the card fingerprint key, the secret-hashing key and the idempotency request key never coincide.
  */
 export class Keyring {
   private readonly encKey: Buffer;
   private readonly fpKey: Buffer;
   private readonly hashKey: Buffer;
+  private readonly requestKey: Buffer;
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new Error('the master key must be 32 bytes');
@@ -19,6 +20,7 @@ export class Keyring {
     this.encKey = derive('mpay card encryption v1');
     this.fpKey = derive('mpay card fingerprint v1');
     this.hashKey = derive('mpay secret hashing v1');
+    this.requestKey = derive('mpay idempotency request v1');
   }
 
   /** Keyed hash of a secret (API secret keys, PINs): HMAC-SHA256, hex. */
@@ -31,6 +33,16 @@ export class Keyring {
     const a = Buffer.from(this.hashSecret(secret), 'hex');
     const b = Buffer.from(storedHash, 'hex');
     return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  /**
+   * Keyed hash (HMAC-SHA256, hex) of a request an Idempotency-Key remembers: without the
+   * master key nothing of the body can be guessed back from it.
+   */
+  requestHash(...parts: Array<string | Uint8Array>): string {
+    const h = createHmac('sha256', this.requestKey);
+    for (const p of parts) h.update(p);
+    return h.digest('hex');
   }
 
   fingerprint(cardNumber: string): string {

@@ -4,11 +4,12 @@
  * answers are kept: every 2xx and the 4xx of a request that ran; never a request refused
  * before it ran (400/413/415), a 409, a 429 or a 5xx.
  */
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
 import { keepsAnswer, withIdempotency } from '../../src/server/idempotency.js';
-import { tokenize } from '../helpers/money.js';
-import { testEnv, type TestEnv } from '../helpers/server.js';
+import { chargeBody, tokenize } from '../helpers/money.js';
+import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -103,5 +104,64 @@ describe('the API pipeline and the checkout keep the same answers', () => {
     const b = await pay();
     expect(b.status).toBe(400);
     expect(b.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+const card = (cvv: string, number = '4111111111111111') => ({ card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv } });
+const publicAuth = () => ({ authorization: basic(env.merchant.public_key, '') });
+
+describe('issue 18.1: nothing derived from card data in the idempotency table', () => {
+  it('POST /v1/tokens with an Idempotency-Key stores nothing: tokenizing is idempotent by the card (keyed fingerprint)', async () => {
+    const a = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'tok-1' });
+    expect(a.status).toBe(201);
+    const rows = await env.rt.deps.db.all<{ key: string }>('SELECT key FROM idempotency_keys');
+    expect(rows).toEqual([]);
+    // the retry is answered by the card's fingerprint: the same token, 200
+    const b = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'tok-1' });
+    expect(b.status).toBe(200);
+    expect(b.body.data.token).toBe(a.body.data.token);
+    // another card under the same key is its own tokenization (nothing was kept to compare with)
+    const c = await env.call('POST', '/v1/tokens', card('456', '5555555555554444'), { ...publicAuth(), 'idempotency-key': 'tok-1' });
+    expect(c.status).toBe(201);
+    expect(await env.rt.deps.db.all('SELECT key FROM idempotency_keys')).toEqual([]);
+  });
+
+  it('request_hash is keyed with the server secret: not a plain hash of the request, different under another master key', async () => {
+    const body = { name: 'keyed' };
+    const r = await env.call('POST', '/v1/api-keys', body, { 'idempotency-key': 'keyed-1' });
+    expect(r.status).toBe(201);
+    const row = await env.rt.deps.db.get<{ request_hash: string }>('SELECT request_hash FROM idempotency_keys WHERE key = ?', ['keyed-1']);
+    const raw = JSON.stringify(body);
+    const plain = ['sha256', 'sha1', 'md5'].flatMap((alg) => [
+      createHash(alg).update(raw).digest('hex'),
+      createHash(alg).update(`POST /v1/api-keys\n${raw}`).digest('hex'),
+    ]);
+    expect(plain).not.toContain(row!.request_hash);
+    const other = await testEnv();
+    try {
+      // same request, same merchant-independent inputs, another data directory (another master key)
+      const r2 = await other.call('POST', '/v1/api-keys', body, { 'idempotency-key': 'keyed-1' });
+      expect(r2.status).toBe(201);
+      const row2 = await other.rt.deps.db.get<{ request_hash: string }>('SELECT request_hash FROM idempotency_keys WHERE key = ?', ['keyed-1']);
+      expect(row2!.request_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(row2!.request_hash).not.toBe(row!.request_hash);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('issue 18.7: idempotency keys are scoped by credential kind', () => {
+  it("a publishable-key request never occupies (or reveals) the merchant's secret-key Idempotency-Keys", async () => {
+    const t = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'order-50659' });
+    expect(t.status).toBe(201);
+    const charge = await env.call('POST', '/v1/charges', chargeBody(4990, { payment_method: 'credit_card', payment_details: { token: t.body.data.token, installments: 1 } }), {
+      'idempotency-key': 'order-50659',
+    });
+    expect(charge.status, JSON.stringify(charge.body)).toBe(201);
+    expect(charge.headers.get('idempotent-replayed')).toBeNull();
+    // and the other way round: the merchant's key in use tells a publishable-key caller nothing (no 409)
+    const probe = await env.call('POST', '/v1/tokens', card('999', '5555555555554444'), { ...publicAuth(), 'idempotency-key': 'order-50659' });
+    expect(probe.status).toBe(201);
   });
 });

@@ -171,7 +171,7 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
 
   const merchantId = link.row.merchant_id;
   const key = `checkout ${linkId} ${body.attempt_id}`; // a space: never a valid Idempotency-Key header, so never a merchant's key
-  const outcome = await withIdempotency(deps, merchantId, key, requestHash('POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))), async () => {
+  const outcome = await withIdempotency(deps, merchantId, key, requestHash(deps, 'POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))), async () => {
     assertLinkPayable(link.row, link.now);
     const mctx: RequestContext = { ...ctx, merchantId, apiKeyId: '', now: () => new Date(deps.clock.now().getTime() + link.clockOffsetMs) };
     const now = mctx.now();
