@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
 import { ApiError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
-import { errorBody, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
+import { errorBody, keptAnswer, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
@@ -253,7 +253,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
       const text = JSON.stringify(out);
       const res = new Response(text, { status, headers: { 'content-type': JSON_TYPE, 'X-Request-Id': requestId } });
       tagged.add(res);
-      return { value: res, keep: { status, body: text } };
+      return { value: res, keep: { status, body: idemKey ? keptAnswer(out) : text } };
     };
     try {
       let res: Response;

@@ -113,6 +113,23 @@ export function errorBody(err: ApiError): string {
   return JSON.stringify(body);
 }
 
+/**
+ * Fields of a creation answer that hold a secret shown once (an API secret key, a webhook
+ * signing secret). An Idempotency-Key keeps the answer without them, so no secret sits on disk
+ * in the clear and a replay is no way to read it again: the replay answers the same resource
+ * without its secret (lost it? create a new key or endpoint and revoke the old one).
+ */
+export const SHOWN_ONCE = ['secret_key', 'secret'] as const;
+
+/** The answer an Idempotency-Key keeps: the envelope without the secrets shown once. */
+export function keptAnswer(out: { data?: unknown }): string {
+  const data = out.data;
+  if (!data || typeof data !== 'object' || Array.isArray(data) || !SHOWN_ONCE.some((f) => f in data)) return JSON.stringify(out);
+  const rest: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+  for (const f of SHOWN_ONCE) delete rest[f];
+  return JSON.stringify({ ...out, data: rest });
+}
+
 /** What `withIdempotency` gives back: the answer stored earlier (a replay), or the run's own. */
 export type IdempotentOutcome<T> = { replayed: true; response: StoredResponse } | { replayed: false; value: T };
 

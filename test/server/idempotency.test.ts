@@ -165,3 +165,26 @@ describe('issue 18.7: idempotency keys are scoped by credential kind', () => {
     expect(probe.status).toBe(201);
   });
 });
+
+describe('issue 18.2: a secret shown once is never kept by an Idempotency-Key (a replay answers without it)', () => {
+  it.each([
+    ['POST /v1/api-keys', '/v1/api-keys', { name: 'ci' }, 'secret_key', /^sk_/],
+    ['POST /v1/postbacks/endpoints', '/v1/postbacks/endpoints', { url: 'https://shop.example.com/hooks', events: ['charge.captured'] }, 'secret', /^whsec_/],
+  ] as const)('%s', async (_name, path, body, field, shape) => {
+    const first = await env.call('POST', path, body, { 'idempotency-key': `secret-${field}` });
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const secret = first.body.data[field] as string;
+    expect(secret).toMatch(shape);
+    const rows = await env.rt.deps.db.all<{ response_body: string }>('SELECT response_body FROM idempotency_keys');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.response_body).not.toContain(secret);
+    expect(rows[0]!.response_body).not.toMatch(/sk_|whsec_/);
+    const replay = await env.call('POST', path, body, { 'idempotency-key': `secret-${field}` });
+    expect(replay.status).toBe(201);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    const { [field]: shown, ...rest } = first.body.data;
+    expect(shown).toBe(secret);
+    expect(replay.body.data).toEqual(rest);
+    expect(JSON.stringify(replay.body)).not.toContain(secret);
+  });
+});
