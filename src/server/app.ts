@@ -5,7 +5,7 @@ import { AuthCache, authenticate, normalizeIp } from './auth.js';
 import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
-import { ApiError } from './errors.js';
+import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
 import { errorBody, keptAnswer, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
 import { RateLimiter } from './rateLimit.js';
@@ -88,6 +88,26 @@ function headerOf(c: Context, name: string): string | undefined {
 /** Responses built by `run` that already carry X-Request-Id (their headers stay a plain object). */
 const tagged = new WeakSet<Response>();
 
+/**
+ * The client is gone: its socket closed (or, in-process, its request was aborted) before the
+ * answer was ready. Whatever the handler made of the cut-off request is logged as 499.
+ */
+function clientGone(c: Context): boolean {
+  const incoming = incomingOf(c);
+  if (incoming) return incoming.socket?.destroyed === true || (incoming.destroyed && !incoming.complete);
+  return c.req.raw.signal?.aborted === true;
+}
+
+/**
+ * The request body has not all arrived although the answer is ready (a refusal before or while
+ * reading it). The server would discard the rest only up to a point and then break the socket
+ * under a keep-alive client, so the answer says `Connection: close` instead.
+ */
+function bodyLeftUnread(c: Context): boolean {
+  const incoming = incomingOf(c);
+  return incoming !== undefined && !incoming.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD';
+}
+
 function clientIpOf(c: Context): string {
   return normalizeIp(incomingOf(c)?.socket?.remoteAddress ?? '127.0.0.1');
 }
@@ -113,17 +133,22 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const started = performance.now();
     await next();
     if (!tagged.has(c.res)) c.res.headers.set('X-Request-Id', requestId);
+    if (bodyLeftUnread(c)) c.res.headers.set('Connection', 'close');
     deps.log?.({
       level: 'info',
       request_id: requestId,
       method: c.req.method,
       path: c.req.path,
-      status: c.res.status,
+      status: clientGone(c) ? CLIENT_CLOSED_STATUS : c.res.status,
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
 
-  app.onError((err, c) => errorResponse(toApiError(err, deps, c.get('requestId'))));
+  app.onError((err, c) => {
+    // a cut-off request is not an internal error: no error entry, no stack (logged as 499 above)
+    if (err instanceof ClientClosedError || clientGone(c)) return new Response(null, { status: CLIENT_CLOSED_STATUS });
+    return errorResponse(toApiError(err, deps, c.get('requestId')));
+  });
   app.notFound((c) => errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`)));
 
   app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin)));

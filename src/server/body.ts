@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.js';
+import { ApiError, ClientClosedError } from './errors.js';
 
 export const JSON_LIMIT = 1024 * 1024;
 
@@ -62,7 +62,7 @@ export function readIncomingCapped(incoming: IncomingMessage, max: number): Prom
     };
     const onEnd = () => done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     const onError = (e: unknown) => done(e);
-    const onAborted = () => done(new Error('the client closed the request'));
+    const onAborted = () => done(new ClientClosedError());
     incoming.on('data', onData);
     incoming.on('end', onEnd);
     incoming.on('error', onError);

@@ -18,3 +18,17 @@ export const notFound = (what: string) => new ApiError('not_found', `${what} not
 
 export const invalid = (field: string, message: string) =>
   new ApiError('validation_error', `${field}: ${message}`, [{ field, message }]);
+
+/**
+ * The client went away before its request was answered (nginx's 499): nobody is left to read
+ * an answer, so it is logged as 499 at info, never as an internal error with a stack.
+ */
+export class ClientClosedError extends Error {
+  constructor() {
+    super('the client closed the request');
+    this.name = 'ClientClosedError';
+  }
+}
+
+/** The status logged for a request whose client closed the connection before the answer. */
+export const CLIENT_CLOSED_STATUS = 499;
