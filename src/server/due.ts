@@ -8,6 +8,7 @@
 import { serviceContext, type AppDeps, type DueContext, type DueJob } from './context.js';
 import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
+import { purgeExpiredKeys } from './idempotency.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges.js';
 
 /** Time-based moves, each one bounded batch per call (DUE_BATCH items, src/server/context.ts). */
@@ -19,6 +20,8 @@ export const dueWork: DueJob[] = [
   (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
   // payment links whose expires_at has passed → expired
   (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
+  // Idempotency-Keys past their 24 h
+  purgeExpiredKeys,
 ];
 
 /**

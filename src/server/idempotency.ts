@@ -1,8 +1,11 @@
 import { UniqueViolation } from '../store/db.js';
-import type { AppDeps } from './context.js';
+import type { AppDeps, DueContext } from './context.js';
 import { ApiError } from './errors.js';
 
-const TTL_MS = 24 * 3600 * 1000;
+/** How long an Idempotency-Key lives; the due work deletes it after that (purgeExpiredKeys). */
+export const TTL_MS = 24 * 3600 * 1000;
+/** Expired keys deleted per due-work call. */
+const PURGE_BATCH = 100;
 const LOCK_MS = 60 * 1000;
 const WAIT_MS = 30 * 1000;
 
@@ -160,4 +163,24 @@ export async function withIdempotency<T>(
   }
   await completeKey(deps, merchantId, key, out.keep);
   return { replayed: false, value: out.value };
+}
+
+/**
+ * Due work: deletes a merchant's Idempotency-Keys whose 24 h are over (server time, as they
+ * were claimed), one bounded batch per call, so the table stays bounded and nothing outlives
+ * its documented life. Returns how many were deleted.
+ */
+export async function purgeExpiredKeys(ctx: Pick<DueContext, 'deps' | 'merchantId'>): Promise<number> {
+  const { db } = ctx.deps;
+  const nowIso = ctx.deps.clock.now().toISOString();
+  const due = await db.all<{ key: string }>(
+    'SELECT key FROM idempotency_keys WHERE merchant_id = ? AND expires_at <= ? ORDER BY expires_at LIMIT ?',
+    [ctx.merchantId, nowIso, PURGE_BATCH],
+  );
+  if (due.length === 0) return 0;
+  const r = await db.run(
+    `DELETE FROM idempotency_keys WHERE merchant_id = ? AND expires_at <= ? AND key IN (${due.map(() => '?').join(', ')})`,
+    [ctx.merchantId, nowIso, ...due.map((d) => d.key)],
+  );
+  return r.changes;
 }

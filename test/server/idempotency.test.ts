@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
 import { keepsAnswer, withIdempotency } from '../../src/server/idempotency.js';
+import { runDueWork } from '../../src/server/due.js';
 import { chargeBody, tokenize } from '../helpers/money.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
@@ -186,5 +187,21 @@ describe('issue 18.2: a secret shown once is never kept by an Idempotency-Key (a
     expect(shown).toBe(secret);
     expect(replay.body.data).toEqual(rest);
     expect(JSON.stringify(replay.body)).not.toContain(secret);
+  });
+});
+
+describe('issue 18.15: expired Idempotency-Keys are purged by the due work', () => {
+  it('a key is deleted once its 24 h are over; a younger one stays', async () => {
+    await env.call('POST', '/v1/api-keys', { name: 'old' }, { 'idempotency-key': 'old-key' });
+    env.clock.advance(12 * 3600_000);
+    await env.call('POST', '/v1/api-keys', { name: 'young' }, { 'idempotency-key': 'young-key' });
+    const keys = async () => (await env.rt.deps.db.all<{ key: string }>('SELECT key FROM idempotency_keys ORDER BY key')).map((r) => r.key);
+    expect(await keys()).toEqual(['old-key', 'young-key']);
+    env.clock.advance(12 * 3600_000 + 1000);
+    expect((await env.call('GET', '/v1/merchant')).status).toBe(200);
+    expect(await keys()).toEqual(['young-key']);
+    env.clock.advance(12 * 3600_000);
+    await runDueWork(env.rt.deps);
+    expect(await keys()).toEqual([]);
   });
 });

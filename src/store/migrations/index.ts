@@ -17,6 +17,7 @@ import { m400_webhooks } from './400_webhooks.js';
 import { m120_files } from './120_files.js';
 import { m500_checkout } from './500_checkout.js';
 import { m510_charge_counts } from './510_charge_counts.js';
+import { m530_idempotency_expiry } from './530_idempotency_expiry.js';
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m400_webhooks,
   m500_checkout,
   m510_charge_counts,
+  m530_idempotency_expiry,
 ].sort((a, b) => a.version - b.version);
