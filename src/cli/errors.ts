@@ -53,8 +53,12 @@ interface SdkLikeError {
   requestId?: string;
 }
 
+/** Ctrl-C inside a prompt (inquirer's errors, the wizard's readline use the same names). */
+const promptInterrupted = (err: unknown) => ['ExitPromptError', 'AbortPromptError'].includes((err as Error | undefined)?.name ?? '');
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
+  if (promptInterrupted(err)) return EXIT.interrupted;
   const e = err as SdkLikeError;
   if (e?.name === 'ConnectionError') return EXIT.unreachable;
   if (typeof e?.status === 'number') return exitCodeForStatus(e.status) || EXIT.refused;
@@ -64,6 +68,7 @@ export function exitCodeFor(err: unknown): number {
 /** One or a few lines a person can act on; never a stack trace. */
 export function describeError(err: unknown): string {
   if (err instanceof CliError) return `error: ${err.message}`;
+  if (promptInterrupted(err)) return 'error: interrupted (Ctrl-C)';
   const e = err as SdkLikeError;
   if (typeof e?.status === 'number') {
     const lines = [`error: ${e.message} (${e.code ?? 'error'}, HTTP ${e.status})`];
@@ -91,6 +96,7 @@ export interface ErrorReport {
 
 export function errorReport(err: unknown): ErrorReport {
   if (err instanceof CliError) return { error: err.code, message: err.message, status: null, request_id: null, details: [] };
+  if (promptInterrupted(err)) return { error: 'interrupted', message: 'interrupted (Ctrl-C)', status: null, request_id: null, details: [] };
   const e = err as SdkLikeError;
   if (typeof e?.status === 'number') {
     return {

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
 import { CliError, EXIT, reportError, usage } from './errors.js';
+import { Cancelled } from './signals.js';
 import { canPrompt, type IO } from './io.js';
 import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
@@ -126,7 +127,7 @@ async function confirmDestructive(inv: Invocation): Promise<void> {
   if (!canPrompt(inv.io)) throw usage(`\`mpay ${what}\` needs --yes when it cannot ask for confirmation`);
   const { confirm } = await import('@inquirer/prompts');
   const ok = await confirm({ message: `Really ${what}?`, default: false });
-  if (!ok) throw new CliError('cancelled', EXIT.usage);
+  if (!ok) throw new Cancelled(`mpay ${what}`);
 }
 
 /** From this size an upload shows the onboarding wizard's progress bar (the file's bytes) on stderr. */

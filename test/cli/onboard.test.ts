@@ -463,7 +463,7 @@ describe('the command', () => {
     expect(loadAnswers(stopped).get(['submerchant', 'tax_id'])).toBe(taken.tax_id);
   });
 
-  it('Ctrl-C in a prompt stops with exit 2 and says how to continue', async () => {
+  it('Ctrl-C in a prompt stops with exit 130 and says how to continue', async () => {
     const inner = scripted(pfScript());
     let asked = 0;
     const interrupting: Prompter = {
@@ -480,9 +480,9 @@ describe('the command', () => {
     };
     const io = bufferIO({ tty: true });
     const code = await submerchantsOnboard({}, {}, { io, openTarget: target }, { prompter: interrupting });
-    expect(code).toBe(2);
+    expect(code).toBe(130);
     expect(asked).toBeGreaterThan(4);
-    expect(io.stderr).toMatch(/cancelled\nThe submerchant \S+ keeps what was sent; continue with `mpay submerchants onboard --id \S+`/);
+    expect(io.stderr).toMatch(/error: interrupted \(Ctrl-C\)\nThe submerchant \S+ keeps what was sent; continue with `mpay submerchants onboard --id \S+`/);
     expect(io.stdout).toBe('');
   });
 

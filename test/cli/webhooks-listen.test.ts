@@ -122,7 +122,7 @@ describe('mpay webhooks listen (embedded)', () => {
     const line = await l.waitFor((x) => x.event?.data?.id === linkId);
     expect(line).toMatchObject({ verified: true, type: 'payment_link.created' });
     l.child.kill('SIGINT');
-    expect(await l.exited).toBe(0);
+    expect(await l.exited).toBe(130); // Ctrl-C exits 130 (issue 15 item 7)
     expect(home.run(['webhooks', 'list']).json()).toEqual([]);
   }, 60_000);
 
@@ -203,7 +203,7 @@ describe('webhooks listen on a terminal (injected IO and target)', () => {
       await until(() => io.stdout.includes('payment_link.created'));
       expect(io.stdout).toMatch(/^\d\d:\d\d:\d\d {2}payment_link\.created +\S+ {2}✓ verified\n$/);
       signals.emit('SIGINT');
-      expect(await done).toBe(0);
+      expect(await done).toBe(130);
       expect(io.stderr).toMatch(/SIGINT: endpoint \S+ removed/);
       expect((await env.call('GET', '/v1/postbacks/endpoints')).body.data).toEqual([]);
       expect(signals.listenerCount('SIGINT')).toBe(0);

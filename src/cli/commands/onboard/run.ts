@@ -52,8 +52,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     await printData(io, sub, { format: resolveFormat(g, io), paint });
     return EXIT.ok;
   } catch (e) {
-    const cancelled = (e as Error)?.name === 'ExitPromptError' || (e as Error)?.name === 'AbortPromptError';
-    const code = cancelled ? (io.err('cancelled\n'), EXIT.usage) : reportError(io, g, e);
+    const code = reportError(io, g, e);
     if (state.id) io.err(`The submerchant ${state.id} keeps what was sent; continue with \`mpay submerchants onboard --id ${state.id}\`\n`);
     return code;
   } finally {

@@ -5,6 +5,7 @@ import { painter, printData, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ProfilesAddOptions } from './index.js';
+import { Cancelled } from '../../signals.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -130,7 +131,7 @@ export async function profilesRemove(g: Globals, name: string, io: IO): Promise<
   if (!g.yes) {
     if (!canPrompt(io)) throw usage(`\`mpay profiles remove ${name}\` needs --yes when it cannot ask for confirmation`);
     const { confirm } = await import('@inquirer/prompts');
-    if (!(await confirm({ message: `Remove profile "${name}"?`, default: false }))) throw new CliError('cancelled', EXIT.usage);
+    if (!(await confirm({ message: `Remove profile "${name}"?`, default: false }))) throw new Cancelled(`removing profile "${name}"`);
   }
   delete cfg.profiles[name];
   if (cfg.current === name) delete cfg.current;

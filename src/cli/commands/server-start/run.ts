@@ -5,6 +5,7 @@ import type { IO } from '../../io.js';
 import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ServerStartOptions } from './index.js';
+import { exitForSignal, onStopSignals } from '../../signals.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -90,10 +91,13 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
       .finally(() => (sweeping = false));
   }, 1_000);
   // Signal handlers go in before the URL is printed: whoever reads the URL may stop us at once.
+  let stoppedBy: string | null = null;
   const stopped = new Promise<void>((done) => {
+    const unhook = onStopSignals((sig) => void stop(sig));
     const stop = async (sig: string) => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
+      if (stoppedBy) return;
+      stoppedBy = sig;
+      unhook();
       logLines.flush();
       if (!g.quiet) io.err(`${sig}: stopping…\n`);
       clearInterval(sweeper);
@@ -103,16 +107,12 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
       await runtime.close();
       done();
     };
-    const onInt = () => void stop('SIGINT');
-    const onTerm = () => void stop('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
   });
   io.out(server.url + '\n');
   if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}); Ctrl-C to stop\n`);
   await stopped;
   logLines.flush();
-  return EXIT.ok;
+  return exitForSignal(stoppedBy);
 }
 
 /** Lines joined and written together at the end of the current turn of the event loop. */

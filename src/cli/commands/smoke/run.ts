@@ -22,6 +22,7 @@ import { junitXml } from './junit.js';
 import { STEP_NAMES, Skip, checkInterrupted, cleanup, errorOf, steps, type Ctx } from './steps.js';
 import type { SmokeOptions, SmokeSummary, StepResult, StepStatus } from './types.js';
 import type { RunEnv } from '../shape.js';
+import { onStopSignals } from '../../signals.js';
 
 export type { SmokeOptions, SmokeSummary, StepResult } from './types.js';
 export { STEP_NAMES } from './steps.js';
@@ -82,18 +83,10 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
     };
     // Ctrl-C / SIGTERM: stop at the next wait or step, then clean up as after a failure
     const c = ctx;
-    const onSignal = (sig: string) => () => {
+    unhook = onStopSignals((sig) => {
       if (!c.interrupted) say(`${sig}: stopping after the current step, then cleaning up…`);
       c.interrupted ??= sig;
-    };
-    const onInt = onSignal('SIGINT');
-    const onTerm = onSignal('SIGTERM');
-    process.on('SIGINT', onInt);
-    process.on('SIGTERM', onTerm);
-    unhook = () => {
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-    };
+    });
     say(`mpay smoke on ${targetName}`);
     for (const name of STEP_NAMES) {
       if (failure) {

@@ -9,6 +9,7 @@ import type { MpayClient } from '../../../sdk/client.js';
 import type { WebhookListener } from '../../webhookListener.js';
 import { formatBRL } from '../../../domain/money.js';
 import { CliError, EXIT } from '../../errors.js';
+import { Interrupted } from '../../signals.js';
 import type { Target } from '../../target.js';
 import { fileForm } from '../../multipart.js';
 import { tinyPng } from '../sandbox-data.js';
@@ -64,11 +65,8 @@ export interface Ctx {
   interrupted: string | null;
 }
 
-export class Interrupted extends CliError {
-  constructor(sig: string) {
-    super(`interrupted by ${sig}`, 130);
-  }
-}
+
+export { Interrupted };
 
 export function checkInterrupted(ctx: Ctx): void {
   if (ctx.interrupted) throw new Interrupted(ctx.interrupted);

@@ -16,6 +16,7 @@ import { openTarget as realOpenTarget, type Globals, type Target } from '../../t
 import { CliError, EXIT, usage } from '../../errors.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
 import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
+import { exitForSignal, onStopSignals, type SignalSource } from '../../signals.js';
 
 export interface ListenOptions {
   events?: string[];
@@ -70,21 +71,12 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
 
   // Stop signals are caught before anything is printed: whoever reads our first line may stop
   // us at once, and the endpoint must still be removed.
-  const signals = deps.signals ?? process;
   let stopRequested: string | null = null;
   let onStop: (() => void) | null = null;
-  const onSignal = (sig: string) => () => {
+  const unhook = onStopSignals((sig) => {
     stopRequested ??= sig;
     onStop?.();
-  };
-  const onInt = onSignal('SIGINT');
-  const onTerm = onSignal('SIGTERM');
-  signals.on('SIGINT', onInt);
-  signals.on('SIGTERM', onTerm);
-  const unhook = () => {
-    signals.off('SIGINT', onInt);
-    signals.off('SIGTERM', onTerm);
-  };
+  }, deps.signals as SignalSource | undefined);
 
   let target: Target | undefined;
   let worker: { stop(): Promise<void> } | undefined;
@@ -163,7 +155,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
       throw new CliError((e as Error).message, EXIT.refused);
     }
     if (!g.quiet) io.err(`${stopRequested ?? 'stopped'}: endpoint ${l.endpointId} removed\n`);
-    return EXIT.ok;
+    return exitForSignal(stopRequested);
   } finally {
     unhook();
     await worker?.stop();
