@@ -24,6 +24,18 @@ describe('sandbox wallet adjustments', () => {
     expect(e).toEqual([{ reference_type: 'sandbox_adjustment' }, { reference_type: 'sandbox_adjustment' }]);
   });
 
+  it('the entry reference_id is a UUID (the adjustment entry itself), whatever X-Request-Id says (issue 14 item 6)', async () => {
+    const c = await env.call('POST', PATH, { direction: 'credit', amount: 1000 }, { 'x-request-id': 'my-req-0001' });
+    expect(c.status).toBe(201);
+    const row = await env.rt.deps.db.get<{ id: string; reference_id: string }>('SELECT id, reference_id FROM wallet_entries WHERE wallet_id = ?', [
+      env.merchant.wallet_id,
+    ]);
+    expect(row!.reference_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(row!.reference_id).toBe(row!.id);
+    const listed = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries`);
+    expect(listed.body.data[0].reference_id).toBe(c.body.data.id);
+  });
+
   it('refuses a debit beyond the balance with 422 insufficient_funds and writes nothing', async () => {
     await env.call('POST', PATH, { direction: 'credit', amount: 100 });
     const r = await env.call('POST', PATH, { direction: 'debit', amount: 101 });

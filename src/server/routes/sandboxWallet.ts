@@ -10,11 +10,15 @@ export const sandboxWalletHandlers: Handlers<typeof sandboxWalletEndpoints> = {
       const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = 'merchant' AND owner_id = ?", [ctx.merchantId]);
       if (!w) throw notFound('Wallet');
       const description = body.description ?? `sandbox ${body.direction}`;
+      // A hand adjustment has no other record: its entry is the reference (a UUID, as every
+      // reference_id; the request id is the client's string and is not one).
+      const id = ctx.deps.ids();
       const e = await post(q, ctx.deps.ids, body.direction, {
+        id,
         walletId: w.id,
         amount: body.amount,
         referenceType: 'sandbox_adjustment',
-        referenceId: ctx.requestId,
+        referenceId: id,
         description,
         at,
       });

@@ -30,6 +30,8 @@ export interface Movement {
   referenceId: string;
   description: string;
   at: Date;
+  /** the entry's id when the caller needs it before writing (an entry that is its own reference) */
+  id?: string;
 }
 
 /**
@@ -62,7 +64,7 @@ export async function post(q: Queryable, ids: IdGenerator, direction: Direction,
     throw new ApiError('insufficient_funds', 'The wallet balance is not enough for this amount');
   }
   const entry: EntryRow = {
-    id: ids(),
+    id: m.id ?? ids(),
     wallet_id: m.walletId,
     direction,
     amount: m.amount,
