@@ -553,6 +553,7 @@ complete -c mpay -n '__mpay_at '\''server start'\''' -l production
 complete -c mpay -n '__mpay_at '\''server start'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url
 complete -c mpay -n '__mpay_at '\''server start'\''' -l rate-limit
+complete -c mpay -n '__mpay_at '\''server start'\''' -l trust-proxy
 complete -c mpay -n '__mpay_at '\''admin'\''' -a 'merchants'
 complete -c mpay -n '__mpay_at '\''admin'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin'\''' -l output

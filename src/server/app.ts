@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, envelope, listEnvelope } from '../contract/index.js';
 import { InvalidTransitionError } from '../domain/lifecycle.js';
-import { AuthCache, authenticate, normalizeIp } from './auth.js';
+import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp } from './auth.js';
+import { isIP, type BlockList } from 'node:net';
 import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
 import type { AppDeps, Handler, Page, RequestContext } from './context.js';
@@ -108,8 +109,25 @@ function bodyLeftUnread(c: Context): boolean {
   return incoming !== undefined && !incoming.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD';
 }
 
-function clientIpOf(c: Context): string {
-  return normalizeIp(incomingOf(c)?.socket?.remoteAddress ?? '127.0.0.1');
+/**
+ * The client's address: the peer's, or, when the peer is a trusted proxy (--trust-proxy), the
+ * right-most X-Forwarded-For hop that is not a trusted proxy (left parts are the client's own
+ * claims and are not believed). A hop that is not an address ends the walk.
+ */
+function clientIpOf(c: Context, trusted: BlockList | null): string {
+  const peer = normalizeIp(incomingOf(c)?.socket?.remoteAddress ?? '127.0.0.1');
+  if (!trusted || !ipIn(trusted, peer)) return peer;
+  const xff = headerOf(c, 'x-forwarded-for');
+  if (!xff) return peer;
+  const hops = xff.split(',');
+  let ip = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = normalizeIp(hops[i]!.trim());
+    if (!isIP(hop)) break;
+    ip = hop;
+    if (!ipIn(trusted, hop)) break;
+  }
+  return ip;
 }
 
 /**
@@ -125,6 +143,15 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const dueIdle = new Map<string, { at: number; writes: number }>();
   let writes = 0;
   const authCache = new AuthCache();
+  let trustedList: string[] | undefined;
+  let trusted: BlockList | null = null;
+  const trustedProxies = (): BlockList | null => {
+    if (deps.trustProxy !== trustedList) {
+      trustedList = deps.trustProxy;
+      trusted = trustedList?.length ? blockListOf(trustedList) : null;
+    }
+    return trusted;
+  };
 
   app.use('*', async (c, next) => {
     const incoming = headerOf(c, 'x-request-id');
@@ -188,7 +215,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
   async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>): Promise<Response> {
     const requestId = c.get('requestId');
-    const clientIp = clientIpOf(c);
+    const clientIp = clientIpOf(c, trustedProxies());
     const principal =
       e.auth === 'none'
         ? { merchantId: '', apiKeyId: '', clockOffsetMs: 0 }

@@ -26,7 +26,7 @@ export function ipAllowed(ip: string, allowed: string[]): boolean {
 }
 
 /** The addresses and CIDR ranges of allowed_ips as a BlockList; null when any address may call. */
-function blockListOf(allowed: string[]): BlockList | null {
+export function blockListOf(allowed: string[]): BlockList | null {
   if (allowed.length === 0) return null;
   const list = new BlockList();
   for (const entry of allowed) {
@@ -38,7 +38,7 @@ function blockListOf(allowed: string[]): BlockList | null {
   return list;
 }
 
-function ipIn(list: BlockList | null, ip: string): boolean {
+export function ipIn(list: BlockList | null, ip: string): boolean {
   if (!list) return true;
   const n = normalizeIp(ip);
   return list.check(n, isIP(n) === 6 ? 'ipv6' : 'ipv4');

@@ -19,6 +19,11 @@ export interface AppDeps {
   /** where uploaded files live: a directory (SQLite) or the database (PostgreSQL); see store/files.ts */
   files: FileStore;
   mode: Mode;
+  /**
+   * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (the client
+   * is the right-most hop that is not one of them); empty or absent: the peer is the client.
+   */
+  trustProxy?: string[];
   /** per-key token bucket; null disables it */
   rateLimit?: { perSecond: number; burst: number } | null;
   /** token buckets of the public checkout (per client IP and per payment link); null disables them */

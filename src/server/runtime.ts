@@ -15,6 +15,7 @@ export interface RuntimeOptions {
   log?: AppDeps['log'];
   publicBaseUrl?: string;
   rateLimit?: AppDeps['rateLimit'];
+  trustProxy?: AppDeps['trustProxy'];
   validateResponses?: boolean;
   /** an already-open store (tests); default: `databaseUrl`, else SQLite in the data directory */
   db?: Db;
@@ -48,6 +49,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     log: o.log,
     publicBaseUrl: o.publicBaseUrl,
     rateLimit: o.rateLimit,
+    trustProxy: o.trustProxy,
     validateResponses: o.validateResponses,
   };
   const app = createApp(deps);

@@ -3,7 +3,8 @@ import { endpoint } from '../endpoint.js';
 import { listQuery, nonEmpty, timestamp, uuid, qBool } from '../common.js';
 import { isIP } from 'node:net';
 
-const ipOrCidr = z.string().refine(
+/** An IPv4/IPv6 address or CIDR range (allowed_ips; also the server's --trust-proxy list). */
+export const ipOrCidr = z.string().refine(
   (v) => {
     const [ip, bits, extra] = v.split('/');
     if (extra !== undefined || !ip) return false;

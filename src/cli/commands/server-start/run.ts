@@ -6,6 +6,7 @@ import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ServerStartOptions } from './index.js';
 import { exitForSignal, onStopSignals } from '../../signals.js';
+import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -52,6 +53,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const rateRaw = String(io.env.MPAY_RATE_LIMIT && opts.rateLimit === '100,200' ? io.env.MPAY_RATE_LIMIT : opts.rateLimit);
   const rateLimit = parseRateLimit(rateRaw);
   const databaseUrl = databaseUrlOf(opts, io.env);
+  const trustProxy = parseTrustProxy(String(opts.trustProxy ?? io.env.MPAY_TRUST_PROXY ?? ''));
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');
   const { listen } = await import('../../../server/http.js');
@@ -60,7 +62,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
   let rt;
   try {
-    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, trustProxy });
   } catch (e) {
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
@@ -137,6 +139,17 @@ export function lineBuffer(write: (s: string) => void): { push(line: string): vo
     },
     flush,
   };
+}
+
+/** --trust-proxy: comma-separated addresses and CIDR ranges of the reverse proxies in front. */
+export function parseTrustProxy(raw: string): string[] {
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  for (const e of entries) {
+    if (!ipOrCidr.safeParse(e).success) {
+      throw usage(`--trust-proxy takes IP addresses and CIDR ranges (e.g. 10.0.0.1,10.1.0.0/16), got '${e}'`);
+    }
+  }
+  return entries;
 }
 
 /** "RPS[,BURST]" or "off" */
