@@ -27,7 +27,8 @@ describe('address policy', () => {
     ['::', 'unspecified'],
     ['fc00::1', 'private'],
     ['fdff:ffff::1', 'private'],
-    ['fd00:ec2::254', 'private'],
+    ['fd00:ec2::254', 'cloud metadata'],
+    ['100.100.100.200', 'cloud metadata'],
     ['fe80::1', 'link-local'],
     ['febf::1', 'link-local'],
     ['ff02::1', 'multicast'],
@@ -49,6 +50,46 @@ describe('address policy', () => {
     expect(blockedReason('169.254.169.254', 'sandbox')).toBe('cloud metadata');
     expect(blockedReason('::ffff:169.254.169.254', 'sandbox')).toBe('cloud metadata');
     expect(blockedReason('fe80::1', 'sandbox')).toBe('link-local');
+  });
+
+  // issue 18.9: cloud metadata and instance-service addresses are refused in the sandbox too, in
+  // every spelling (IPv6 long form, upper case, zone id, IPv4 embedded in IPv6)
+  const metadata = [
+    'fd00:ec2::254', // AWS IMDS over IPv6
+    'FD00:EC2:0:0:0:0:0:254',
+    'fd00:ec2::254%eth0',
+    '[fd00:ec2::254]',
+    'fd00:ec2::253', // AWS DNS over IPv6
+    '100.100.100.200', // Alibaba Cloud
+    '::ffff:100.100.100.200',
+    '::ffff:6464:64c8',
+    '64:ff9b::6464:64c8', // NAT64 of 100.100.100.200
+    '2002:6464:64c8::1', // 6to4 of 100.100.100.200
+    '168.63.129.16', // Azure WireServer
+    '192.0.0.192', // Oracle Cloud
+    '169.254.169.254',
+    '64:ff9b::a9fe:a9fe',
+    '2002:a9fe:a9fe::',
+  ];
+  it.each(metadata)('sandbox and production refuse the metadata address %s', (ip) => {
+    expect(blockedReason(ip, 'sandbox')).toBe('cloud metadata');
+    expect(blockedReason(ip, 'production')).toBe('cloud metadata');
+  });
+
+  it('the sandbox still allows a ULA LAN beside the AWS block and public addresses next to the metadata ones', () => {
+    for (const ip of ['fd00:ec3::254', 'fd00::254', '100.100.100.201', '168.63.129.17', '64:ff9b::808:808', '2002:808:808::1']) {
+      expect(blockedReason(ip, 'sandbox'), ip).toBeNull();
+    }
+    expect(blockedReason('100.100.100.201', 'production')).toBe('shared (CGNAT)');
+    expect(blockedReason('fd00::254', 'production')).toBe('private');
+  });
+
+  it('registration refuses metadata URLs in the sandbox, however the host is written', async () => {
+    const nx: Resolver = (_h, _o, cb) => cb(Object.assign(new Error('nx'), { code: 'ENOTFOUND' }), []);
+    for (const u of ['http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://0x64.0x64.0x64.0xc8/', 'http://1684301000/', 'http://[::ffff:6464:64c8]/latest/meta-data']) {
+      const err = await checkTarget(new URL(u), 'sandbox', nx);
+      expect(err?.message, u).toContain('cloud metadata');
+    }
   });
 
   const fixed =

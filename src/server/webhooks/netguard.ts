@@ -1,120 +1,103 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Mode } from '../context.js';
 
 /**
  * Outbound address policy for webhook deliveries (SSRF protection).
  *
- * production: loopback, private (RFC 1918, fc00::/7), link-local (169.254/16, fe80::/10, which
- * holds the cloud metadata address 169.254.169.254), shared/CGNAT (100.64/10), unspecified
- * (0.0.0.0/8, ::), multicast and reserved ranges are refused, including IPv4 addresses
- * embedded in IPv6 (::ffff:a.b.c.d, 64:ff9b::/96, 2002::/16).
- * sandbox: developers test against localhost and their LAN, so only link-local (and with it
- * the metadata address) is refused.
+ * Everywhere: cloud metadata and instance-service addresses (169.254.169.254, AWS's
+ * fd00:ec2::/32, Alibaba's 100.100.100.200, Azure's WireServer 168.63.129.16, Oracle's
+ * 192.0.0.192) and link-local (169.254/16, fe80::/10) are refused.
+ * production: also loopback, private (RFC 1918, fc00::/7), shared/CGNAT (100.64/10), unspecified
+ * (0.0.0.0/8, ::), multicast and reserved ranges.
+ * sandbox: developers test against localhost and their LAN, so only the first group is refused.
+ * An IPv4 range is refused in its IPv6 spellings too: mapped (::ffff:a.b.c.d), compatible
+ * (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16).
  *
- * The check runs on the resolved address at connect time (`guardedLookup` is given to the
- * socket), so a name that resolves to a public address at registration and to a private one
- * later (DNS rebinding) is still refused.
+ * The ranges are node's own `net.BlockList` (one per reason, asked in order, so the most
+ * specific reason is the one named). The check runs on the resolved address at connect time
+ * (`guardedLookup` is given to the socket), so a name that resolves to a public address at
+ * registration and to a private one later (DNS rebinding) is still refused.
  */
 
-interface Range {
-  bytes: number[];
-  bits: number;
-  reason: string;
-}
+type Reason = 'cloud metadata' | 'link-local' | 'loopback' | 'unspecified' | 'private' | 'shared (CGNAT)' | 'multicast' | 'reserved';
 
-function v4bytes(ip: string): number[] {
-  return ip.split('.').map(Number);
-}
+/** [CIDR, reason]; a reason's ranges are asked in this order of reasons, first match wins. */
+type Rule = readonly [cidr: string, reason: Reason];
 
-function v6bytes(ip: string): number[] {
-  let s = ip.toLowerCase();
-  const pct = s.indexOf('%');
-  if (pct >= 0) s = s.slice(0, pct);
-  let tail: number[] = [];
-  const lastColon = s.lastIndexOf(':');
-  const maybeV4 = s.slice(lastColon + 1);
-  if (maybeV4.includes('.')) {
-    tail = v4bytes(maybeV4);
-    s = s.slice(0, lastColon + 1) + '0:0';
-  }
-  const [head, rest] = s.split('::') as [string, string | undefined];
-  const parse = (part: string) => (part ? part.split(':').filter((x) => x !== '').map((h) => parseInt(h, 16)) : []);
-  const h = parse(head);
-  const r = rest === undefined ? [] : parse(rest);
-  const groups = rest === undefined ? h : [...h, ...new Array(8 - h.length - r.length).fill(0), ...r];
-  const out: number[] = [];
-  for (const g of groups) out.push((g >> 8) & 0xff, g & 0xff);
-  if (tail.length) out.splice(12, 4, ...tail);
-  return out;
-}
-
-const cidr = (net: string, bits: number, reason: string): Range => ({
-  bytes: isIP(net) === 4 ? v4bytes(net) : v6bytes(net),
-  bits,
-  reason,
-});
-
-const V4_PRODUCTION: Range[] = [
-  cidr('169.254.169.254', 32, 'cloud metadata'),
-  cidr('0.0.0.0', 8, 'unspecified'),
-  cidr('10.0.0.0', 8, 'private'),
-  cidr('100.64.0.0', 10, 'shared (CGNAT)'),
-  cidr('127.0.0.0', 8, 'loopback'),
-  cidr('169.254.0.0', 16, 'link-local'),
-  cidr('172.16.0.0', 12, 'private'),
-  cidr('192.0.0.0', 24, 'reserved'),
-  cidr('192.168.0.0', 16, 'private'),
-  cidr('198.18.0.0', 15, 'reserved'),
-  cidr('224.0.0.0', 4, 'multicast'),
-  cidr('240.0.0.0', 4, 'reserved'),
+const EVERYWHERE: readonly Rule[] = [
+  ['169.254.169.254/32', 'cloud metadata'], // AWS, GCP, Azure, DigitalOcean, OpenStack …
+  ['100.100.100.200/32', 'cloud metadata'], // Alibaba Cloud
+  ['168.63.129.16/32', 'cloud metadata'], // Azure WireServer
+  ['192.0.0.192/32', 'cloud metadata'], // Oracle Cloud
+  ['fd00:ec2::/32', 'cloud metadata'], // AWS over IPv6: IMDS ::254, DNS ::253, NTP ::123
+  ['169.254.0.0/16', 'link-local'],
+  ['fe80::/10', 'link-local'],
 ];
-const V6_PRODUCTION: Range[] = [
-  cidr('::', 128, 'unspecified'),
-  cidr('::1', 128, 'loopback'),
-  cidr('fc00::', 7, 'private'),
-  cidr('fe80::', 10, 'link-local'),
-  cidr('fec0::', 10, 'private'),
-  cidr('ff00::', 8, 'multicast'),
+
+const PRODUCTION_ONLY: readonly Rule[] = [
+  ['127.0.0.0/8', 'loopback'],
+  ['::1/128', 'loopback'],
+  ['0.0.0.0/8', 'unspecified'],
+  ['::/128', 'unspecified'],
+  ['10.0.0.0/8', 'private'],
+  ['172.16.0.0/12', 'private'],
+  ['192.168.0.0/16', 'private'],
+  ['fc00::/7', 'private'],
+  ['fec0::/10', 'private'],
+  ['100.64.0.0/10', 'shared (CGNAT)'],
+  ['224.0.0.0/4', 'multicast'],
+  ['ff00::/8', 'multicast'],
+  ['192.0.0.0/24', 'reserved'],
+  ['198.18.0.0/15', 'reserved'],
+  ['240.0.0.0/4', 'reserved'],
 ];
-const V4_SANDBOX: Range[] = [cidr('169.254.169.254', 32, 'cloud metadata'), cidr('169.254.0.0', 16, 'link-local')];
-const V6_SANDBOX: Range[] = [cidr('fe80::', 10, 'link-local')];
 
-function inRange(bytes: number[], r: Range): boolean {
-  if (bytes.length !== r.bytes.length) return false;
-  let bits = r.bits;
-  for (let i = 0; bits > 0; i++, bits -= 8) {
-    const mask = bits >= 8 ? 0xff : (0xff << (8 - bits)) & 0xff;
-    if (((bytes[i] ?? 0) & mask) !== ((r.bytes[i] ?? 0) & mask)) return false;
+const ORDER: readonly Reason[] = ['cloud metadata', 'link-local', 'loopback', 'unspecified', 'private', 'shared (CGNAT)', 'multicast', 'reserved'];
+
+/** The IPv6 spellings of an IPv4 subnet: mapped, compatible, NAT64 (RFC 6052) and 6to4 (RFC 3056). */
+function v6Forms(v4: string, bits: number): [string, number][] {
+  const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
+  const hex = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
+  return [
+    [`::ffff:${v4}`, 96 + bits],
+    [`::${v4}`, 96 + bits],
+    [`64:ff9b::${v4}`, 96 + bits],
+    [`2002:${hex(a, b)}:${hex(c, d)}::`, 16 + bits],
+  ];
+}
+
+type Policy = readonly { reason: Reason; list: BlockList }[];
+
+function policyOf(rules: readonly Rule[]): Policy {
+  const lists = new Map<Reason, BlockList>();
+  for (const [cidr, reason] of rules) {
+    const list = lists.get(reason) ?? new BlockList();
+    lists.set(reason, list);
+    const [net, bits] = cidr.split('/') as [string, string];
+    if (isIP(net) === 4) {
+      list.addSubnet(net, Number(bits), 'ipv4');
+      for (const [v6, b] of v6Forms(net, Number(bits))) list.addSubnet(v6, b, 'ipv6');
+    } else {
+      list.addSubnet(net, Number(bits), 'ipv6');
+    }
   }
-  return true;
+  return ORDER.filter((r) => lists.has(r)).map((reason) => ({ reason, list: lists.get(reason)! }));
 }
 
-/** The IPv4 address carried inside an IPv6 one (mapped, compatible, NAT64, 6to4), if any. */
-function embeddedV4(b: number[]): number[] | null {
-  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return b.slice(12, 16);
-  if (zero(0, 12) && !zero(12, 16) && !(zero(12, 15) && b[15] === 1)) return b.slice(12, 16);
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return b.slice(12, 16);
-  if (b[0] === 0x20 && b[1] === 0x02) return b.slice(2, 6);
-  return null;
-}
+const POLICIES: Record<Mode, Policy> = {
+  production: policyOf([...EVERYWHERE, ...PRODUCTION_ONLY]),
+  sandbox: policyOf(EVERYWHERE),
+};
 
 /** Why `ip` may not be called in `mode` ("loopback", "private", ...), or null when it may. */
 export function blockedReason(ip: string, mode: Mode): string | null {
-  const fam = isIP(ip.replace(/^\[|\]$/g, '').replace(/%.*$/, ''));
+  // brackets of a URL host and an IPv6 zone id (fe80::1%eth0) are not part of the address
+  const clean = ip.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const fam = isIP(clean);
   if (!fam) return null;
-  const clean = ip.replace(/^\[|\]$/g, '');
-  const v4 = mode === 'production' ? V4_PRODUCTION : V4_SANDBOX;
-  const v6 = mode === 'production' ? V6_PRODUCTION : V6_SANDBOX;
-  if (fam === 4) return v4.find((r) => inRange(v4bytes(clean), r))?.reason ?? null;
-  const b = v6bytes(clean);
-  const inner = embeddedV4(b);
-  if (inner) {
-    const r = v4.find((x) => inRange(inner, x));
-    if (r) return r.reason;
-  }
-  return v6.find((r) => inRange(b, r))?.reason ?? null;
+  const type = fam === 4 ? 'ipv4' : 'ipv6';
+  return POLICIES[mode].find((p) => p.list.check(clean, type))?.reason ?? null;
 }
 
 export class BlockedAddressError extends Error {
