@@ -313,6 +313,17 @@ describe('POST /checkout/{id}/pay', () => {
     expect(Number(n!.n)).toBe(0);
   });
 
+  it('refuses to pay a link whose stored amount is above the charge cap, before any charge exists (issue 14 item 3)', async () => {
+    const link = await createLink({ amount: 1000 });
+    // a link stored before the cap applied to links
+    await env.rt.deps.db.run('UPDATE payment_links SET amount = ? WHERE id = ?', [5_000_000_000, link.id]);
+    for (const r of [await payCard(link.id), await payPix(link.id)]) {
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body.message).toMatch(/1000000000/);
+    }
+    expect(await env.rt.deps.db.get<any>('SELECT COUNT(*) AS n FROM charges')).toEqual({ n: 0 });
+  });
+
   it('takes the amount the buyer entered on a link without one', async () => {
     const link = await createLink({ amount: undefined });
     const r = await payCard(link.id, { amount: 1234 });

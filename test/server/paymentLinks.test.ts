@@ -96,6 +96,8 @@ describe('POST /v1/payment-links', () => {
       [{ expires_at: '2020-01-01T00:00:00Z' }, 'expires_at'],
       [{ expires_at: 'tomorrow' }, 'expires_at'],
       [{ amount: 0 }, 'amount'],
+      [{ amount: 1_000_000_001 }, 'amount'],
+      [{ amount: 5_000_000_000 }, 'amount'],
       [{ max_uses: 0 }, 'max_uses'],
       [{ currency: 'USD' }, 'currency'],
       [{ product_type: 'service' }, 'product_type'],
@@ -115,6 +117,15 @@ describe('POST /v1/payment-links', () => {
 });
 
 describe('PATCH /v1/payment-links/{id}', () => {
+  it('keeps the charge cap: an amount above 1,000,000,000 cents is a 400 naming amount (issue 14 item 3)', async () => {
+    const l = (await env.call('POST', '/v1/payment-links', { ...base, amount: 1_000_000_000 })).body.data;
+    expect(l.amount).toBe(1_000_000_000);
+    const r = await env.call('PATCH', `/v1/payment-links/${l.id}`, { amount: 5_000_000_000 });
+    expect(r.status).toBe(400);
+    expect(r.body.details.map((d: any) => d.field)).toContain('amount');
+    expect((await env.call('GET', `/v1/payment-links/${l.id}`)).body.data.amount).toBe(1_000_000_000);
+  });
+
   it('changes only the fields sent; null clears an optional field', async () => {
     const l = await create({ amount: 5000, description: 'x', primary_color: '#000000', max_uses: 3 });
     env.clock.advance(1000);

@@ -13,9 +13,11 @@ export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const CUSTOMER_TYPES = ['individual', 'company'] as const;
 
-/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. */
+/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. One cap
+ *  for every way money is charged: POST /v1/charges, a payment link's amount (create and
+ *  update), and the hosted checkout's payment. */
 export const MAX_CHARGE_AMOUNT = 1_000_000_000;
-const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
+export const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
 
 const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { currency, isoDateTime, listQuery, metadata, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
+import { currency, isoDateTime, listQuery, metadata, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
+import { chargeCents } from './charges.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 
 export const PAYMENT_LINK_STATUSES = statusesOf('payment_link') as [StatusOf<'payment_link'>, ...StatusOf<'payment_link'>[]];
@@ -38,7 +39,7 @@ export const paymentLinkCreate = z.strictObject({
   allowed_payment_methods: methods(),
   submerchant_id: uuid().optional(),
   description: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1000 characters' }).optional(),
-  amount: positiveCents().optional().describe('cents; omit to let the buyer enter the value'),
+  amount: chargeCents().optional().describe('cents; omit to let the buyer enter the value'),
   currency: currency().optional(),
   max_installments: installments().optional().describe('1 to 12; default 1'),
   expires_at: isoDateTime().optional(),
@@ -60,7 +61,7 @@ export const paymentLinkUpdate = z
     status: z.enum(['active', 'inactive'], { error: 'must be active or inactive' }).optional(),
     submerchant_id: uuid().nullable().optional(),
     description: z.string({ error: 'must be a string' }).max(1000, { error: 'must be at most 1000 characters' }).nullable().optional(),
-    amount: positiveCents().nullable().optional(),
+    amount: chargeCents().nullable().optional(),
     currency: currency().optional(),
     max_installments: installments().optional(),
     expires_at: isoDateTime().nullable().optional(),

@@ -8,7 +8,7 @@
  * or expires. Card charges left pending by earlier versions (which decided in a second
  * transaction) are decided by the due-work sweep.
  */
-import type { Charge, ChargeCreate } from '../../contract/resources/charges.js';
+import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate } from '../../contract/resources/charges.js';
 import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
@@ -236,6 +236,8 @@ export interface ChargeOrigin {
 export async function createCharge(ctx: RequestContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<Charge> {
   const { deps } = ctx;
   const now = ctx.now();
+  // the contract's schemas refuse it already; this keeps the one cap for any caller of the service
+  if (body.amount > MAX_CHARGE_AMOUNT) throw invalid('amount', `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)`);
   const shipping = body.shipping_amount ?? 0;
   const itemsTotal = body.items.reduce((a, it) => a + it.quantity * it.unit_price, 0);
   if (itemsTotal + shipping !== body.amount) {

@@ -10,7 +10,7 @@
  * the remaining uses: a payer who finds every remaining use reserved is refused up front
  * (409 conflict, Retry-After) and no charge is created.
  */
-import { checkoutPayment, envelope, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
+import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
@@ -111,6 +111,10 @@ function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'a
   } else {
     if (body.amount === undefined) throw invalid('amount', 'is required: this payment link lets the buyer enter the amount (cents)');
     amount = body.amount;
+  }
+  if (amount > MAX_CHARGE_AMOUNT) {
+    // a link stored before links had the cap: the buyer cannot fix it, the seller must
+    throw new ApiError('business_rule', `This payment link's amount is above the charge limit of ${MAX_CHARGE_AMOUNT} cents; please contact the seller`);
   }
   const installments = body.payment_method === 'credit_card' ? (body.installments ?? 1) : 1;
   if (installments > Number(link.max_installments)) {
