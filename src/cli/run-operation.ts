@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
 import { CliError, EXIT, reportError, usage } from './errors.js';
-import { Cancelled } from './signals.js';
-import { canPrompt, type IO } from './io.js';
+import { IRREVERSIBLE, confirmOrCancel, mayConfirm, noteSecretsShownOnce } from './confirm.js';
+import type { IO } from './io.js';
 import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 import { fileForm, fileProgress } from './multipart.js';
@@ -121,13 +121,15 @@ export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
   return { params, query, body };
 }
 
-async function confirmDestructive(inv: Invocation): Promise<void> {
-  if (inv.spec.method !== 'DELETE' || inv.globals.yes) return;
-  const what = `${inv.spec.command.join(' ')} ${inv.args.join(' ')}`.trim();
-  if (!canPrompt(inv.io)) throw usage(`\`mpay ${what}\` needs --yes when it cannot ask for confirmation`);
-  const { confirm } = await import('@inquirer/prompts');
-  const ok = await confirm({ message: `Really ${what}?`, default: false });
-  if (!ok) throw new Cancelled(`mpay ${what}`);
+/** The irreversible verbs: the contract's DELETEs, and those of confirm.ts's table (refund, withdrawal). */
+const irreversible = (spec: OperationSpec) => spec.method === 'DELETE' || spec.id in IRREVERSIBLE;
+
+async function confirmIrreversible(inv: Invocation, target: Target, req: BuiltRequest): Promise<void> {
+  const command = `${inv.spec.command.join(' ')} ${inv.args.join(' ')}`.trim();
+  const describe = IRREVERSIBLE[inv.spec.id];
+  await confirmOrCancel(inv.io, inv.globals.yes, command, async () =>
+    describe ? describe(target.client, req.params, req.body) : { question: `Really ${command}?`, facts: [] },
+  );
 }
 
 /** From this size an upload shows the onboarding wizard's progress bar (the file's bytes) on stderr. */
@@ -161,9 +163,10 @@ export async function runOperation(inv: Invocation): Promise<number> {
   let target: Target | undefined;
   try {
     const req = await buildRequest(inv);
-    await confirmDestructive(inv);
+    if (irreversible(spec)) mayConfirm(io, g.yes, `${spec.command.join(' ')} ${inv.args.join(' ')}`.trim());
     const rawBody = spec.multipart ? await multipartBody(inv) : undefined;
     target = await (inv.openTarget ?? realOpenTarget)(g, io);
+    if (irreversible(spec)) await confirmIrreversible(inv, target, req);
     const format = resolveFormat(g, io);
     const paint = await painter(g, io);
     const call = (query: Record<string, unknown>) =>
@@ -196,6 +199,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
     const r = await call(req.query);
     if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, r.data as Record<string, unknown>, { columns: spec.columns, format, paint });
     await printData(io, r.data, { columns: spec.columns, format, paint });
+    noteSecretsShownOnce(io, g.quiet, r.data);
     if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
       io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);
     }

@@ -34,7 +34,7 @@ describe('money flows through the binary (embedded sandbox)', () => {
     home.run(['sandbox', 'advance', '--days', '31']);
     const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
     expect(wallet.balance).toBeGreaterThan(1000);
-    const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'cli-payout-1'];
+    const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'cli-payout-1', '--yes'];
     const a = home.run(args);
     expect(a.code, a.stderr).toBe(0);
     const b = home.run(args);
@@ -42,7 +42,7 @@ describe('money flows through the binary (embedded sandbox)', () => {
     expect(b.json().id).toBe(a.json().id);
     const after = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
     expect(after.balance).toBe(wallet.balance - 1000);
-    const missing = home.run(['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf']);
+    const missing = home.run(['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--yes']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('idempotency_key');
   });

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defaultDataDir } from '../../config.js';
 import { usage } from '../../errors.js';
+import { noteSecretsShownOnce } from '../../confirm.js';
 import type { IO } from '../../io.js';
 import { painter, printData, resolveFormat } from '../../output.js';
 import type { Globals } from '../../target.js';
@@ -19,7 +20,7 @@ export async function adminMerchantsCreate(g: Globals, opts: { name: string; pro
   try {
     const m = await rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, rt.deps.clock.now()));
     await printData(io, m, { format: resolveFormat(g, io), paint: await painter(g, io) });
-    if (!g.quiet) io.err('The secret key is shown only now; store it safely.\n');
+    noteSecretsShownOnce(io, g.quiet, m);
     return 0;
   } finally {
     await rt.close();

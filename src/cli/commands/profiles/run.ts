@@ -5,7 +5,7 @@ import { painter, printData, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ProfilesAddOptions } from './index.js';
-import { Cancelled } from '../../signals.js';
+import { confirmOrCancel } from '../../confirm.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -128,11 +128,11 @@ export async function profilesUse(g: Globals, name: string, io: IO): Promise<num
 export async function profilesRemove(g: Globals, name: string, io: IO): Promise<number> {
   const cfg = readConfig(io.env);
   if (!cfg.profiles[name]) throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
-  if (!g.yes) {
-    if (!canPrompt(io)) throw usage(`\`mpay profiles remove ${name}\` needs --yes when it cannot ask for confirmation`);
-    const { confirm } = await import('@inquirer/prompts');
-    if (!(await confirm({ message: `Remove profile "${name}"?`, default: false }))) throw new Cancelled(`removing profile "${name}"`);
-  }
+  const p = cfg.profiles[name]!;
+  await confirmOrCancel(io, g.yes, `profiles remove ${name}`, async () => ({
+    question: `Remove profile "${name}"? Its keys are forgotten by this machine.`,
+    facts: [`profile "${name}"${cfg.current === name ? ' (active)' : ''}: ${p.base_url ?? `embedded sandbox${p.data_dir ? ` in ${p.data_dir}` : ''}`}, key ${p.public_key ?? '—'}`],
+  }));
   delete cfg.profiles[name];
   if (cfg.current === name) delete cfg.current;
   await saveConfig(io.env, cfg);

@@ -1,0 +1,106 @@
+/**
+ * Confirmation where money or data goes: the one helper every irreversible verb uses (refund,
+ * delete, revoke, withdrawal create, PIN disable, profile removal). On a terminal it shows what
+ * the verb acts on — amount, name, URL, not only the id — and asks, "no" by default; elsewhere
+ * it needs --yes (a usage error, exit 2, before anything changes). "No" is `Cancelled` (exit 1).
+ */
+import { formatBRL } from '../domain/money.js';
+import type { MpayClient } from '../sdk/client.js';
+import { usage } from './errors.js';
+import { canPrompt, type IO } from './io.js';
+import { Cancelled } from './signals.js';
+
+export interface Confirmation {
+  /** the question, e.g. `Refund R$ 23,45 to Ana Souza?` */
+  question: string;
+  /** what it acts on, one fact a line (printed on stderr above the question) */
+  facts: string[];
+}
+
+/** Throws unless the verb may go ahead without asking: --yes, or a terminal to ask on. */
+export function mayConfirm(io: IO, yes: boolean | undefined, command: string): void {
+  if (yes || canPrompt(io)) return;
+  throw usage(`\`mpay ${command}\` cannot be undone and needs --yes when mpay cannot ask for confirmation`);
+}
+
+/**
+ * Asks for confirmation of `command` unless --yes: describes it first (a failing look-up, e.g. a
+ * 404, ends there), shows the facts, asks; "no" throws Cancelled.
+ */
+export async function confirmOrCancel(io: IO, yes: boolean | undefined, command: string, describe: () => Promise<Confirmation>): Promise<void> {
+  mayConfirm(io, yes, command);
+  if (yes) return;
+  const c = await describe();
+  for (const f of c.facts) io.err(`  ${f}\n`);
+  const { confirm } = await import('@inquirer/prompts');
+  const ok = await confirm({ message: c.question, default: false }, { output: process.stderr });
+  if (!ok) throw new Cancelled(`mpay ${command}`);
+}
+
+type Rec = Record<string, any>;
+
+/** The irreversible operations of the contract, and how each is described before it runs. */
+export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<string, string>, body: Rec | undefined) => Promise<Confirmation>> = {
+  'charges.refund': async (client, { id }) => {
+    const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
+    const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
+    return {
+      question: `Refund ${formatBRL(c.amount)} to ${c.customer?.name ?? 'the customer'}?`,
+      facts: [
+        `charge ${c.id} (${c.status}), ${formatBRL(c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`,
+        `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`,
+        `created ${c.created_at}`,
+      ],
+    };
+  },
+  'apiKeys.revoke': async (client, { id }) => {
+    let key: Rec | undefined;
+    for (let page = 1; !key; page++) {
+      const r = await client.call('apiKeys.list', { query: { page, per_page: 100 } as never });
+      key = (r.data as Rec[]).find((k) => k.id === id);
+      if (page >= (r.pagination?.totalPages ?? 1)) break;
+    }
+    if (!key) return { question: `Revoke API key ${id}?`, facts: [`API key ${id} (not among this merchant's keys: the service will say why)`] };
+    return {
+      question: `Revoke API key "${key.name}"? Anything using it stops working.`,
+      facts: [`API key "${key.name}" ${key.public_key} (${key.is_active ? 'active' : 'revoked'}), created ${key.created_at}`, `id ${key.id}`],
+    };
+  },
+  'webhookEndpoints.delete': async (client, { id }) => {
+    const e = (await client.call('webhookEndpoints.get', { params: { id: id! } })).data as Rec;
+    return {
+      question: `Delete the webhook endpoint ${e.url}? It stops receiving events.`,
+      facts: [`endpoint ${e.id} → ${e.url} (${e.status})`, `events: ${(e.events as string[]).join(', ')}`],
+    };
+  },
+  'withdrawals.create': async (_client, _params, body) => {
+    const b = body ?? {};
+    const to =
+      b.type === 'pix'
+        ? `PIX key ${b.pix_key ?? '(the saved recipient)'}${b.pix_key_type ? ` (${b.pix_key_type})` : ''}`
+        : b.type === 'bank_transfer' || b.bank_code
+          ? `bank ${b.bank_code ?? '?'} branch ${b.branch_number ?? '?'} account ${b.account_number ?? '?'}${b.holder_name ? ` (${b.holder_name})` : ''}`
+          : b.wallet_address
+            ? `${b.asset ?? ''} ${b.network ?? ''} address ${b.wallet_address}`.trim()
+            : b.recipient_id
+              ? `recipient ${b.recipient_id}`
+              : `the saved recipient (${String(b.type)})`;
+    const amount = typeof b.amount === 'number' ? formatBRL(b.amount) : String(b.amount);
+    return {
+      question: `Withdraw ${amount} to ${to}?`,
+      facts: [`${amount} from wallet ${b.wallet_id}${b.submerchant_id ? ` of submerchant ${b.submerchant_id}` : ''}`, `to ${to}`, `idempotency key ${b.idempotency_key}`],
+    };
+  },
+  'merchant.pin.disable': async () => ({
+    question: 'Disable the withdrawal PIN? Withdrawals then need no PIN.',
+    facts: ['the merchant PIN that protects withdrawals'],
+  }),
+};
+
+/** A line on stderr for each secret in `data` that the service shows only once. */
+export function noteSecretsShownOnce(io: IO, quiet: boolean | undefined, data: unknown): void {
+  if (quiet || !data || typeof data !== 'object' || Array.isArray(data)) return;
+  for (const [k, v] of Object.entries(data as Rec)) {
+    if (typeof v === 'string' && /^(sk_|whsec_)/.test(v)) io.err(`The ${k} is shown only now: store it safely (it cannot be read again).\n`);
+  }
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cliHome } from '../helpers/cli.js';
+import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
+
+/**
+ * Every irreversible verb (refund, delete, revoke, withdrawal create) confirms on a terminal,
+ * showing what it acts on, and needs --yes elsewhere (exit 2, nothing changed). Secrets shown
+ * once say so on stderr.
+ */
+const home = cliHome();
+afterAll(() => home.cleanup());
+
+const customer = ['--customer.name', 'Ana Souza', '--customer.email', 'ana@example.com', '--customer.tax-id', '52998224725', '--customer.phone', '+5511987654321', '--customer.type', 'individual'];
+const items = (amount: number) => ['--items', JSON.stringify([{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }])];
+
+function cardCharge(amount: number): string {
+  const t = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']);
+  expect(t.code, t.stderr).toBe(0);
+  const c = home.run(['charges', 'create', '--amount', String(amount), '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t.json().token, '--payment-details.installments', '1', ...customer, ...items(amount)]);
+  expect(c.code, c.stderr).toBe(0);
+  return c.json().id;
+}
+const chargeStatus = (id: string) => home.run(['charges', 'get', id]).json().status;
+
+beforeAll(() => {
+  expect(home.run(['merchant', 'get']).code).toBe(0);
+});
+
+describe('off a terminal: --yes or exit 2, nothing changed', () => {
+  it('charges refund', () => {
+    const id = cardCharge(1500);
+    const r = home.run(['charges', 'refund', id]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes/);
+    expect(chargeStatus(id)).toBe('captured');
+    const y = home.run(['charges', 'refund', id, '--yes']);
+    expect(y.code, y.stderr).toBe(0);
+    expect(chargeStatus(id)).toBe('refunded');
+  });
+
+  it('withdrawals create', () => {
+    cardCharge(5000);
+    home.run(['sandbox', 'advance', '--days', '31']);
+    const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
+    const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '100', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'confirm-1'];
+    const r = home.run(args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes/);
+    expect(home.run(['withdrawals', 'list']).json()).toEqual([]);
+    const j = home.run([...args, '-o', 'json']);
+    expect(JSON.parse(j.stderr.trim())).toMatchObject({ error: 'usage_error', message: expect.stringContaining('--yes') });
+    const y = home.run([...args, '--yes']);
+    expect(y.code, y.stderr).toBe(0);
+    expect(home.run(['withdrawals', 'list']).json()).toHaveLength(1);
+  });
+
+  it('webhooks delete and keys revoke', () => {
+    const ep = home.run(['webhooks', 'create', '--url', 'https://example.com/del', '--events', '*']).json();
+    expect(home.run(['webhooks', 'delete', ep.id]).code).toBe(2);
+    expect(home.run(['webhooks', 'get', ep.id]).code).toBe(0);
+    const key = home.run(['keys', 'create', '--name', 'keep me']).json();
+    expect(home.run(['keys', 'revoke', key.id]).code).toBe(2);
+  });
+});
+
+describe('secrets shown once say so on stderr', () => {
+  it('keys create and webhooks create', () => {
+    const k = home.run(['keys', 'create', '--name', 'shown once']);
+    expect(k.code).toBe(0);
+    expect(k.json().secret_key).toMatch(/^sk_/);
+    expect(k.stderr).toMatch(/secret_key.*shown only now/);
+    const w = home.run(['webhooks', 'create', '--url', 'https://example.com/once', '--events', '*']);
+    expect(w.json().secret).toMatch(/^whsec_/);
+    expect(w.stderr).toMatch(/secret.*shown only now/);
+    // -q: only data
+    expect(home.run(['keys', 'create', '--name', 'quiet', '-q']).stderr).toBe('');
+  });
+});
+
+describe.runIf(hasTmux)('on a terminal: the confirmation shows what it acts on', () => {
+  it('refund shows the amount and the customer; yes refunds', async () => {
+    const id = cardCharge(2345);
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'refund', id], { name: 'refund' });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/R\$\s?23,45/);
+      expect(s).toContain('Ana Souza');
+      expect(s).toContain('visa •••• 1111');
+      t.type('y');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+    } finally {
+      t.kill();
+    }
+    expect(chargeStatus(id)).toBe('refunded');
+  }, 40_000);
+
+  it('webhooks delete shows the URL; keys revoke the key name; no keeps them', async () => {
+    const ep = home.run(['webhooks', 'create', '--url', 'https://example.com/shown-url', '--events', 'charge.captured']).json();
+    const t = tmuxMpay(home.dir, home.env, ['webhooks', 'delete', ep.id], { name: 'wd' });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toContain('https://example.com/shown-url');
+      t.type('n');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(1);
+    } finally {
+      t.kill();
+    }
+    expect(home.run(['webhooks', 'get', ep.id]).code).toBe(0);
+    const key = home.run(['keys', 'create', '--name', 'billing robot']).json();
+    const k = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name: 'kr' });
+    try {
+      const s = await k.waitFor('?');
+      expect(s).toContain('billing robot');
+      expect(s).toContain(key.public_key);
+      k.keys('Enter'); // the default is no
+      expect(await k.exitCode()).toBe(1);
+    } finally {
+      k.kill();
+    }
+  }, 40_000);
+
+  it('withdrawals create shows amount, wallet and destination', async () => {
+    const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
+    const t = tmuxMpay(home.dir, home.env, ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '250', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'confirm-tty'], { name: 'wc' });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/R\$\s?2,50/);
+      expect(s).toContain('52998224725');
+      expect(s).toContain(wallet.id);
+      t.type('n');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(1);
+    } finally {
+      t.kill();
+    }
+  }, 40_000);
+});
