@@ -195,6 +195,22 @@ describe('submerchants and split rules', () => {
     expect(n!.n).toBe(0);
   });
 
+  it('refuses a submerchant_id that no split rule pays, 400 naming submerchant_id; accepts one that a rule names (issue 14 item 4)', async () => {
+    const [s0, s1, s2] = [await addSubmerchant(env), await addSubmerchant(env), await addSubmerchant(env)];
+    const bad = await cardCharge(env, 10000, 1, {
+      submerchant_id: s0.id,
+      split_rules: [{ submerchant_id: s1.id, amount: 5000 }, { submerchant_id: s2.id, amount: 5000 }],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details.map((d: { field: string }) => d.field)).toContain('submerchant_id');
+    expect((await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges'))!.n).toBe(0);
+    const ok = await cardCharge(env, 10000, 1, {
+      submerchant_id: s1.id,
+      split_rules: [{ submerchant_id: s1.id, amount: 5000 }, { submerchant_id: s2.id, amount: 5000 }],
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+  });
+
   it('splits by amount and by percentage; the rules must add up', async () => {
     const s1 = await addSubmerchant(env);
     const s2 = await addSubmerchant(env);

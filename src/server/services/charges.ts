@@ -174,6 +174,11 @@ interface PartyDraft {
 function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyDraft[]; rules: Charge['split_rules'] } {
   const rules = body.split_rules;
   if (!rules) return { parties: [{ submerchant_id: body.submerchant_id ?? null, share: body.amount, bears_fee: true }], rules: [] };
+  // The charge's submerchant is the one it is sold for; with split rules it must be among the
+  // parties paid, or it would be named on a charge that pays it nothing.
+  if (body.submerchant_id && !rules.some((r) => r.submerchant_id === body.submerchant_id)) {
+    throw invalid('submerchant_id', 'must be one of the submerchants paid by split_rules (or leave it out); no split rule pays this submerchant');
+  }
   const byAmount = rules.every((r) => r.amount !== undefined);
   const byPct = rules.every((r) => r.percentage !== undefined);
   if (!byAmount && !byPct) throw invalid('split_rules', 'use amounts in every rule or percentages in every rule, not both');
