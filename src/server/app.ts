@@ -1,15 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, envelope, listEnvelope } from '../contract/index.js';
 import { InvalidTransitionError } from '../domain/lifecycle.js';
-import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp } from './auth.js';
+import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, parseBasic } from './auth.js';
 import { isIP, type BlockList } from 'node:net';
 import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
-import type { AppDeps, Handler, Page, RequestContext } from './context.js';
+import type { AppDeps, Handler, Page, Principal, RequestContext } from './context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
 import { errorBody, keptAnswer, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
-import { RateLimiter } from './rateLimit.js';
+import { ApiLimits, DEFAULT_RATE_LIMITS } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
 import { parseWith, validationError } from './validate.js';
@@ -137,7 +137,7 @@ function clientIpOf(c: Context, trusted: BlockList | null): string {
  */
 export function createApp(deps: AppDeps): Hono<Env> {
   const app = new Hono<Env>();
-  const limiter = deps.rateLimit === null ? null : new RateLimiter(deps.rateLimit ?? { perSecond: 100, burst: 200 });
+  const limits = deps.rateLimit === null ? null : new ApiLimits(deps.rateLimit ?? DEFAULT_RATE_LIMITS);
   // Due work found nothing to move for a merchant at merchant-time `at`, with `writes` writes
   // served so far: the next request may skip it while neither has moved on (see dueSkip).
   const dueIdle = new Map<string, { at: number; writes: number }>();
@@ -216,17 +216,17 @@ export function createApp(deps: AppDeps): Hono<Env> {
   async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>): Promise<Response> {
     const requestId = c.get('requestId');
     const clientIp = clientIpOf(c, trustedProxies());
-    const principal =
-      e.auth === 'none'
-        ? { merchantId: '', apiKeyId: '', clockOffsetMs: 0 }
-        : await authenticate(deps, e.auth, headerOf(c, 'authorization'), clientIp, authCache);
-    if (limiter && principal.apiKeyId) {
-      const wait = limiter.take(principal.apiKeyId, Date.now());
-      if (wait) {
-        throw new ApiError('rate_limited', `Too many requests for this API key; retry in ${wait} s`, undefined, {
-          'Retry-After': String(wait),
-        });
+    let principal: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
+    if (e.auth !== 'none') {
+      const authorization = headerOf(c, 'authorization');
+      limits?.beforeAuth(clientIp, Date.now());
+      try {
+        principal = await authenticate(deps, e.auth, authorization, clientIp, authCache);
+      } catch (err) {
+        if (limits && err instanceof ApiError && err.status === 401) throw limits.authFailed(err, clientIp, parseBasic(authorization)?.user || undefined, Date.now());
+        throw err;
       }
+      limits?.afterAuth(principal, clientIp, Date.now());
     }
     const search = searchOf(c);
     const ctx: RequestContext = {

@@ -7,7 +7,7 @@ import type { AppDeps, Principal } from './context.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="mpay", charset="UTF-8"' };
 
-function parseBasic(header: string | undefined): { user: string; pass: string } | null {
+export function parseBasic(header: string | undefined): { user: string; pass: string } | null {
   if (!header) return null;
   const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!m) return null;
@@ -150,5 +150,5 @@ export async function authenticate(
   if (!ipIn(entry.allowed, clientIp)) {
     throw new ApiError('forbidden', 'This API key is not allowed from your IP address');
   }
-  return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: Number(row.clock_offset_ms) };
+  return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: Number(row.clock_offset_ms), credential: creds.pass === '' ? 'public' : 'secret' };
 }

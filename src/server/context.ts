@@ -5,6 +5,7 @@ import type { Db } from '../store/db.js';
 import type { FileStore } from '../store/files.js';
 import type { Clock } from './clock.js';
 import type { Keyring } from './keyring.js';
+import type { RateLimits } from './rateLimit.js';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -24,8 +25,8 @@ export interface AppDeps {
    * is the right-most hop that is not one of them); empty or absent: the peer is the client.
    */
   trustProxy?: string[];
-  /** per-key token bucket; null disables it */
-  rateLimit?: { perSecond: number; burst: number } | null;
+  /** the API's rate limits (src/server/rateLimit.ts; unset parts take their defaults); null disables them */
+  rateLimit?: RateLimits | null;
   /** token buckets of the public checkout (per client IP and per payment link); null disables them */
   checkoutRateLimit?: CheckoutRateLimit | null;
   /** check every success response against the contract (tests turn this on) */
@@ -52,6 +53,8 @@ export interface Principal {
   apiKeyId: string;
   /** merchant's sandbox clock offset */
   clockOffsetMs: number;
+  /** what the caller authenticated with: the secret key, the public key alone, or nothing */
+  credential: 'secret' | 'public' | 'none';
 }
 
 /**

@@ -30,7 +30,7 @@ export function basic(pk: string, sk: string): string {
  */
 export async function testEnv(
   opts: {
-    rateLimit?: { perSecond: number; burst: number } | null;
+    rateLimit?: import('../../src/server/context.js').AppDeps['rateLimit'];
     mode?: 'sandbox' | 'production';
     /** a store of the test's own making (e.g. one that injects faults), instead of the backend's */
     openDb?: (dir: string) => Promise<Db>;

@@ -14,6 +14,9 @@ interface KeyRow {
   created_at: string;
 }
 
+/** Active API keys a merchant may hold at once (rate limits are per merchant, not per key). */
+export const MAX_ACTIVE_API_KEYS = 20;
+
 const COLS = 'id, name, public_key, is_active, allowed_ips, created_at';
 
 function toRecord(r: KeyRow): ApiKey {
@@ -32,11 +35,19 @@ export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
     const keys = generateKeyPair(ctx.deps.mode);
     const id = ctx.deps.ids();
     const ts = ctx.deps.clock.now().toISOString();
-    await ctx.db.run(
-      `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
-       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-      [id, ctx.merchantId, body.name, keys.public_key, ctx.deps.keyring.hashSecret(keys.secret_key), JSON.stringify(body.allowed_ips ?? []), ts],
-    );
+    await ctx.db.tx(async (q) => {
+      // the merchant's row, locked, serializes creations: the cap holds under concurrency
+      await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+      const active = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE merchant_id = ? AND is_active = 1', [ctx.merchantId]);
+      if (Number(active?.n) >= MAX_ACTIVE_API_KEYS) {
+        throw new ApiError('business_rule', `A merchant may hold at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first (DELETE /v1/api-keys/{id})`);
+      }
+      await q.run(
+        `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
+         VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+        [id, ctx.merchantId, body.name, keys.public_key, ctx.deps.keyring.hashSecret(keys.secret_key), JSON.stringify(body.allowed_ips ?? []), ts],
+      );
+    });
     const row = await ctx.db.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ?`, [id]);
     return { ...toRecord(row!), secret_key: keys.secret_key };
   },

@@ -22,7 +22,7 @@ export function register(program: Command, deps: CliDeps): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .option('--production', 'production mode: no sandbox routes, live keys, MPAY_MASTER_KEY required')
     .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
-    .option('--rate-limit <rate>', 'per-key limit: RPS[,BURST] or off (env MPAY_RATE_LIMIT)', '100,200')
+    .option('--rate-limit <rate>', 'secret-key requests per merchant: RPS[,BURST], or off for every limit (env MPAY_RATE_LIMIT)', '100,200')
     .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (env MPAY_TRUST_PROXY); default: none')
     .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
     .addHelpText(
