@@ -39,7 +39,7 @@ export async function checkImports() {
     if (!rule) continue;
     const own = rule.layer.endsWith('/') ? rule.layer : dirname(rule.layer) + '/';
     for (const d of deps ?? []) {
-      if (!d.id || !d.id.startsWith('src/')) continue;
+      if (!d.id?.startsWith('src/')) continue;
       const allowed = (d.id.startsWith(own) || rule.may.some((p) => d.id.startsWith(p))) && !(rule.not ?? []).some((p) => d.id.startsWith(p));
       if (!allowed) violations.push(`${file} imports ${d.id}`);
     }

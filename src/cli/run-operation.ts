@@ -52,7 +52,6 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
     }
   }
   if (f.choices && !f.choices.includes(s)) throw usage(`${name} must be one of ${f.choices.join(', ')}, got '${s}'`);
-  if (f.in === 'query') return s;
   return s;
 }
 

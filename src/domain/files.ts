@@ -76,7 +76,7 @@ export function kindOfMime(mime: string): FileKind | null {
 export function sanitizeFileName(raw: string, kind: FileKind): string {
   let name = raw.normalize('NFC').split(/[\\/]/).pop() ?? '';
   name = name
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this strips from a file name
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/[<>:"|?*;%`$]/g, '_')
     .replace(/\s+/g, ' ')

@@ -21,10 +21,6 @@ export function allowedDocumentTypes(entity: EntityType): readonly DocumentType[
   return entity === 'pj' ? [...COMPANY_DOCUMENT_TYPES, ...PARTNER_DOCUMENT_TYPES] : PERSON_DOCUMENT_TYPES;
 }
 
-export function isPartnerDocument(type: string): boolean {
-  return type.startsWith('partner_');
-}
-
 /** What each document type is, in words a person recognises (used in messages and prompts). */
 export const DOCUMENT_LABELS: Record<DocumentType, string> = {
   social_contract: 'articles of association (contrato social)',

@@ -5,7 +5,7 @@ import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, parseBasic } f
 import { isIP, type BlockList } from 'node:net';
 import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
-import type { AppDeps, Handler, Page, Principal, RequestContext } from './context.js';
+import type { AppEnv as Env, AppDeps, Handler, Page, Principal, RequestContext } from './context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
 import { errorBody, keptAnswer, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
@@ -14,7 +14,6 @@ import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
-import { systemClock } from './clock.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
@@ -22,7 +21,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** How long (merchant time) a request may skip the due work after a run that moved nothing. */
 export const DUE_SKIP_MS = 100;
 
-type Env = { Variables: { requestId: string } };
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
@@ -250,7 +248,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
       if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(v)) throw new ApiError('not_found', `${resourceName(e)} not found`);
     }
     const rawQuery = queryObject(search);
-    let query: unknown = undefined;
+    let query: unknown ;
     if (e.query) query = parseWith(e.query, rawQuery, 'query');
     else if (Object.keys(rawQuery).length) {
       throw validationError('query', Object.keys(rawQuery).map((k) => ({ field: k, message: 'is not a known query parameter' })));
@@ -276,7 +274,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     // same token) and its body is card data, of which nothing may be kept.
     const idemKey = e.auth === 'secret' ? idemHeader : undefined;
     const respond = async (): Promise<{ value: Response; keep: StoredResponse }> => {
-      let body: unknown = undefined;
+      let body: unknown;
       if (e.body) body = parseWith(e.body, parseJsonBody(raw, headerOf(c, 'content-type') ?? null) ?? {}, 'body');
       else if (raw.byteLength) {
         const parsed = parseJsonBody(raw, headerOf(c, 'content-type') ?? null);
@@ -334,23 +332,27 @@ export function createApp(deps: AppDeps): Hono<Env> {
   /**
    * The due work of the caller's merchant, before its request. Every job is one indexed
    * query when nothing is due; on the hot path that is most of a read's cost, so when a run
-   * moved nothing, requests within DUE_SKIP_MS of merchant time after it skip it: on the
-   * system clock a time-based move — including one a write just scheduled — can show up to
-   * DUE_SKIP_MS late on the request path (server mode also sweeps every second). A
-   * hand-moved clock (tests, where time moves only when told) skips only at the very same
-   * instant and only while this app served no write, since a write may make something due
-   * at that instant.
+   * moved nothing, the next requests may skip it, as `deps.dueSkip` says: 'window' (the
+   * default) within DUE_SKIP_MS of merchant time after it, so a time-based move — including one
+   * a write just scheduled — can show up to DUE_SKIP_MS late on the request path (server mode
+   * also sweeps every second); 'same-instant' only at the very same instant and only while this
+   * app served no write, since a write may make something due at that instant; 'never' never.
    */
   async function runDue(ctx: RequestContext): Promise<void> {
     const at = ctx.now().getTime();
     const idle = dueIdle.get(ctx.merchantId);
-    const realTime = deps.clock === systemClock;
-    const window = realTime ? DUE_SKIP_MS : 1;
-    if (idle && (realTime || idle.writes === writes) && at >= idle.at && at - idle.at < window) return;
+    const policy = deps.dueSkip ?? 'window';
+    if (policy === 'never') {
+      await runDueJobs(ctx);
+      return;
+    }
+    const windowed = policy === 'window';
+    const window = windowed ? DUE_SKIP_MS : 1;
+    if (idle && (windowed || idle.writes === writes) && at >= idle.at && at - idle.at < window) return;
     const before = writes;
     // a failed job (logged by runDueJobs) is not idle: the next request tries again
     const { moved, failed } = await runDueJobs(ctx);
-    if (moved === 0 && !failed && (realTime || before === writes)) {
+    if (moved === 0 && !failed && (windowed || before === writes)) {
       if (dueIdle.size > 10_000) dueIdle.clear();
       dueIdle.set(ctx.merchantId, { at, writes });
     } else dueIdle.delete(ctx.merchantId);

@@ -21,10 +21,6 @@ export function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
-export function ipAllowed(ip: string, allowed: string[]): boolean {
-  return ipIn(blockListOf(allowed), ip);
-}
-
 /** The addresses and CIDR ranges of allowed_ips as a BlockList; null when any address may call. */
 export function blockListOf(allowed: string[]): BlockList | null {
   if (allowed.length === 0) return null;
@@ -113,7 +109,7 @@ export async function authenticate(
   cache?: AuthCache,
 ): Promise<Principal> {
   const creds = parseBasic(header);
-  if (!creds || !creds.user) {
+  if (!creds?.user) {
     throw new ApiError(
       'unauthorized',
       kind === 'public'

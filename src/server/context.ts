@@ -9,6 +9,10 @@ import type { RateLimits } from './rateLimit.js';
 
 export type Mode = 'sandbox' | 'production';
 
+/** The Hono environment of the app: what its middleware sets on each request. */
+export type AppEnv = { Variables: { requestId: string } };
+export type DueSkip = 'window' | 'same-instant' | 'never';
+
 /** Everything the service needs from outside, injected so tests can replace any of it. */
 export interface AppDeps {
   db: Db;
@@ -35,6 +39,14 @@ export interface AppDeps {
   log?: (entry: Record<string, unknown>) => void;
   /** public origin for links the service hands out (checkout_url, file url) */
   publicBaseUrl?: string;
+  /**
+   * When a request may skip its merchant's due work after a run that moved nothing (app.ts
+   * `runDue`): 'window' (the default) within DUE_SKIP_MS of merchant time, whatever was written
+   * since; 'same-instant' only at the very same merchant instant and while the app served no
+   * write (for a clock that moves only when told, where a write may make something due at that
+   * instant); 'never' runs it before every request.
+   */
+  dueSkip?: DueSkip;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
 }

@@ -111,12 +111,11 @@ export class SqliteDb implements Db {
     // would otherwise spill to a temp file past 64 KiB: keep it (and any temp table) in memory
     this.conn.pragma('temp_store = MEMORY');
     this.dataVersion = this.conn.prepare('PRAGMA data_version').pluck();
-    const self = this;
     this.inner = {
       dialect,
-      all: async (sql, params) => self.allSync(sql, params),
-      get: async (sql, params) => self.getSync(sql, params),
-      run: async (sql, params) => self.runSync(sql, params),
+      all: async (sql, params) => this.allSync(sql, params),
+      get: async (sql, params) => this.getSync(sql, params),
+      run: async (sql, params) => this.runSync(sql, params),
     };
   }
 

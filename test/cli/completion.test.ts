@@ -16,7 +16,7 @@ describe('shell completions', () => {
 
   it('covers every generated operation command', () => {
     const t = table();
-    expect(t['keys']!.commands).toEqual(['create', 'list', 'revoke']);
+    expect(t.keys!.commands).toEqual(['create', 'list', 'revoke']);
     expect(t['keys create']!.flags).toContain('--allowed-ips');
     expect(t['tokens create']!.flags).toContain('--card.holder-name');
   });

@@ -147,7 +147,7 @@ describe('the upload progress bar', () => {
     const frames = io.stderr.split('\r').filter(Boolean);
     expect(frames).toHaveLength(4);
     expect(frames[1]).toContain(`[${'█'.repeat(12)}${'░'.repeat(12)}]  50% 1.0 MiB/2.0 MiB`);
-    expect(frames[3]).toMatch(/^  ✓ uploaded contrato\.pdf \(2\.0 MiB, application\/pdf\)/);
+    expect(frames[3]).toMatch(/^ {2}✓ uploaded contrato\.pdf \(2\.0 MiB, application\/pdf\)/);
     expect(io.stdout).toBe('');
   });
 

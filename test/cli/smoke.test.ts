@@ -188,7 +188,7 @@ describe('mpay smoke against mpay server start', () => {
       expect(noClock.code, noClock.stderr).toBe(0);
       const skipped = (noClock.json() as SmokeSummary).steps.find((x) => x.name === 'clock advance')!;
       expect(skipped).toMatchObject({ status: 'skipped', detail: expect.stringContaining('--allow-clock') });
-      expect(noClock.stderr).toMatch(/- clock advance  skipped: .*--allow-clock/);
+      expect(noClock.stderr).toMatch(/- clock advance {2}skipped: .*--allow-clock/);
       const clockAfter = home.run(['--base-url', server.url, 'merchant', 'get'], { env }).json().clock as string;
       expect(Math.abs(Date.parse(clockAfter) - Date.parse(clockBefore))).toBeLessThan(86_400_000);
       // the local webhook receiver's address is printed (a firewall or tunnel needs the port)

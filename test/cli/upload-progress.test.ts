@@ -37,6 +37,7 @@ describe('submerchants upload --file', () => {
     expect(r.stderr).toMatch(/uploading contract\.pdf \[[█░]+\] +\d+% /);
     // the totals are the file's size, not the multipart body's
     expect(r.stderr).toContain('/3.0 MiB');
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the terminal's erase-line sequence (ESC [K)
     expect(r.stderr).toMatch(/✓ uploaded contract\.pdf \(3\.0 MiB\)(\x1b\[K)?\n$/);
   });
 

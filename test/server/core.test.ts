@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
-import { dueWork } from '../../src/server/due.js';
-import { runDueWork } from '../../src/server/due.js';
+import { dueWork, runDueWork } from '../../src/server/due.js';
+import { DUE_SKIP_MS } from '../../src/server/app.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -107,6 +107,47 @@ describe('envelope, auth and errors', () => {
       expect(logged.some((e) => String(e.message).includes('due work failed: sweep boom'))).toBe(true);
     } finally {
       dueWork.splice(dueWork.indexOf(broken), 1);
+      dueWork.splice(dueWork.indexOf(counting), 1);
+    }
+  });
+
+  it('the due-work skip is an explicit option: tests run the production window by default', async () => {
+    let runs = 0;
+    const counting = async () => {
+      runs++;
+      return 0;
+    };
+    dueWork.push(counting);
+    try {
+      // default ('window', as in production, whatever the clock): an idle run lets the requests
+      // within DUE_SKIP_MS of merchant time skip it, writes or not
+      expect(env.rt.deps.dueSkip).toBeUndefined();
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(1);
+      await env.call('POST', '/v1/api-keys', { name: 'k' });
+      env.clock.advance(DUE_SKIP_MS - 1);
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(1);
+      env.clock.advance(1);
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(2);
+      // 'same-instant': a write, or a millisecond, and the next request runs it again
+      env.rt.deps.dueSkip = 'same-instant';
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(2);
+      await env.call('POST', '/v1/api-keys', { name: 'k2' });
+      const afterWrite = runs;
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(afterWrite + 1);
+      env.clock.advance(1);
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(afterWrite + 2);
+      // 'never': before every request
+      env.rt.deps.dueSkip = 'never';
+      await env.call('GET', '/v1/merchant');
+      await env.call('GET', '/v1/merchant');
+      expect(runs).toBe(afterWrite + 4);
+    } finally {
       dueWork.splice(dueWork.indexOf(counting), 1);
     }
   });

@@ -29,6 +29,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .addArgument(new Argument('<shell>', 'shell').choices(['bash', 'zsh', 'fish', 'powershell']))
     .addHelpText(
       'after',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: zsh's ${fpath[1]}, printed for the user to type
       '\nExamples:\n  $ mpay completion bash > ~/.local/share/bash-completion/completions/mpay\n  $ mpay completion zsh > "${fpath[1]}/_mpay"\n  $ mpay completion fish > ~/.config/fish/completions/mpay.fish\n  $ mpay completion powershell >> $PROFILE\n',
     )
     .action(

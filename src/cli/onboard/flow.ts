@@ -241,7 +241,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   let announced = false;
   for (;;) {
     const next = req.missing.find((m) => m.kind === 'document' && !skipped.has(keyOf(m)));
-    if (!next || !next.type) break;
+    if (!next?.type) break;
     if (!announced) say(paint.bold('Documents (PDF, PNG or JPEG, up to 10 MiB each)'));
     announced = true;
     const partnerId = next.legal_representative_id;

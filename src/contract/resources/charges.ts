@@ -31,7 +31,7 @@ export const customerInput = z
       .pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' })),
     phone: z
       .string({ error: 'must be a phone number' })
-      .transform((v) => v.replace(/[\s()\-]/g, ''))
+      .transform((v) => v.replace(/[\s()-]/g, ''))
       .pipe(z.string().regex(/^\+?\d{10,13}$/, { error: 'must be a phone number with area code, e.g. +5511987654321' })),
     type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
   })

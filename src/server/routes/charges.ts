@@ -1,7 +1,7 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, type ChargeRow } from '../services/charges.js';
+import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, } from '../services/charges.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.create': async (ctx, { body }) => {

@@ -5,7 +5,7 @@
  */
 import type { Hono } from 'hono';
 import type { checkoutEndpoints } from '../../contract/resources/checkout.js';
-import type { AppDeps, Handlers } from '../context.js';
+import type { AppDeps, AppEnv, Handlers } from '../context.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -24,8 +24,7 @@ function htmlResponse(r: { status: number; html: string; headers: Record<string,
   return new Response(head ? null : r.html, { status: r.status, headers: r.headers });
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export function checkoutRoutes(app: Hono<any>, deps: AppDeps): void {
+export function checkoutRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
   app.get('/checkout/assets/:name', async (c) => {
     const { ASSETS } = await import('../checkout/assets.js');
     const a = ASSETS.get(c.req.param('name'));

@@ -5,7 +5,7 @@
  * due work (time-based moves) is in src/server/due.ts.
  */
 import type { Hono } from 'hono';
-import type { AppDeps } from '../context.js';
+import type { AppDeps, AppEnv } from '../context.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { systemHandlers } from './system.js';
 import { tokenHandlers } from './tokens.js';
@@ -40,8 +40,7 @@ export const handlers = {
   ...checkoutHandlers,
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const rawRoutes: Array<(app: Hono<any>, deps: AppDeps) => void> = [
+export const rawRoutes: Array<(app: Hono<AppEnv>, deps: AppDeps) => void> = [
   // hosted checkout page of payment links and its assets
   checkoutRoutes,
 ];

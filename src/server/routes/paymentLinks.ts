@@ -1,5 +1,5 @@
 import type { paymentLinkEndpoints } from '../../contract/resources/paymentLinks.js';
-import type { Queryable, SqlValue } from '../../store/db.js';
+import type { Queryable, } from '../../store/db.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from '../services/events.js';

@@ -1,5 +1,5 @@
 import type { recipientEndpoints, Recipient } from '../../contract/resources/recipients.js';
-import { json, UniqueViolation, type SqlValue } from '../../store/db.js';
+import { json, UniqueViolation, } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { notFound } from '../errors.js';
 import { listPage } from '../lists.js';

@@ -6,7 +6,7 @@ import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../.
 import { assertTransition } from '../../domain/lifecycle.js';
 import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
-import { UniqueViolation, type Queryable, type SqlValue } from '../../store/db.js';
+import { UniqueViolation, type Queryable, } from '../../store/db.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from '../services/events.js';
@@ -14,7 +14,6 @@ import {
   ADDRESS_COLS,
   DOCUMENT_COLS,
   PARTNER_COLS,
-  SUBMERCHANT_SELECT,
   SUBMERCHANT_FROM,
   advanceIfComplete,
   loadSubmerchant,
@@ -26,7 +25,6 @@ import {
   type AddressRow,
   type DocumentRow,
   type PartnerRow,
-  type SubmerchantRow,
 } from '../services/onboarding.js';
 import { MULTIPART_OVERHEAD, receiveUpload, uploadTmpDir } from '../services/uploads.js';
 import { createWallet } from '../services/wallets.js';

@@ -1,6 +1,6 @@
 import type { webhookEndpoints, WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
 import { assertTransition } from '../../domain/lifecycle.js';
-import type { Queryable, SqlValue } from '../../store/db.js';
+import type { Queryable, } from '../../store/db.js';
 import { cancelEndpointDeliveries } from '../webhooks/delivery.js';
 import { checkTarget } from '../webhooks/netguard.js';
 import { generateSecret } from '../webhooks/signature.js';

@@ -1,5 +1,4 @@
 import type { withdrawalEndpoints } from '../../contract/resources/withdrawals.js';
-import type { SqlValue } from '../../store/db.js';
 import type { Handlers } from '../context.js';
 import { notFound } from '../errors.js';
 import { createWithdrawal, toRecord, type WithdrawalRow } from '../services/withdrawals.js';

@@ -550,7 +550,7 @@ async function payReceivable(
   ref: { referenceType: string; referenceId: string; description: string },
 ): Promise<boolean> {
   const r = await q.get<ReceivableRow>(`SELECT * FROM receivables WHERE id = ?${q.dialect.forUpdate}`, [id]);
-  if (!r || r.status !== 'pending') return false;
+  if (r?.status !== 'pending') return false;
   assertTransition('receivable', r.status, 'paid');
   const ts = iso(at);
   await q.run("UPDATE receivables SET status = 'paid', paid_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [ts, ts, id]);

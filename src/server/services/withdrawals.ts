@@ -270,7 +270,7 @@ async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<bo
   const nowIso = now.toISOString();
   return deps.db.tx(async (q) => {
     const row = await q.get<WithdrawalRow>(`SELECT * FROM withdrawals WHERE id = ?${q.dialect.forUpdate}`, [id]);
-    if (!row || !row.next_action_at || row.next_action_at > nowIso) return false;
+    if (!row?.next_action_at || row.next_action_at > nowIso) return false;
     const at = new Date(row.next_action_at);
     const atIso = row.next_action_at;
     const snapshot = json.from<Record<string, unknown>>(row.recipient_snapshot, {});

@@ -226,7 +226,7 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
     const claimed: { d: DeliveryRow; logId: string; url: string; secretEnc: string; data: string; eventCreatedAt: string; attempt: number; maxAttempts: number }[] = [];
     for (const id of ids) {
       const d = await q.get<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE id = ?${q.dialect.forUpdate}`, [id]);
-      if (!d || d.state !== 'scheduled') continue;
+      if (d?.state !== 'scheduled') continue;
       const mNow = iso(serverNow + (offsets.get(d.merchant_id) ?? 0));
       if (d.lease_log_id) {
         // a previous claim whose process died: that attempt counted and failed
@@ -239,7 +239,7 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
         'SELECT url, secret_enc, status, deleted_at FROM webhook_endpoints WHERE id = ?',
         [d.endpoint_id],
       );
-      if (!ep || ep.status !== 'active' || ep.deleted_at) {
+      if (ep?.status !== 'active' || ep.deleted_at) {
         await cancelDelivery(q, d, mNow, 'the endpoint is disabled or deleted');
         continue;
       }

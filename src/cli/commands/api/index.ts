@@ -1,7 +1,7 @@
 /** `mpay api METHOD PATH`: its flags (typed) and their parsing; the work is in run.ts. */
 import { Option, type Command } from 'commander';
 import { action, globalsOf, type CliDeps } from '../../action.js';
-import { group, runEnv } from '../shape.js';
+import { runEnv } from '../shape.js';
 
 export interface ApiOptions {
   method: string;

@@ -1,7 +1,7 @@
 /** `mpay smoke`: its flags (typed, in types.ts) and their parsing; the runner is run.ts. */
 import { type Command } from 'commander';
 import { action, globalsOf, type CliDeps } from '../../action.js';
-import { group, runEnv } from '../shape.js';
+import { runEnv } from '../shape.js';
 import type { SmokeOptions } from './types.js';
 
 export function register(program: Command, deps: CliDeps): void {

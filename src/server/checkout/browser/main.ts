@@ -217,7 +217,7 @@ function start(cfg: Config): void {
       const d = input('buyer-tax-id')!.value.replace(/[.\-/\s]/g, '').toUpperCase();
       return isValidCpf(d) || isValidCnpj(d) ? '' : 'Informe um CPF válido (11 dígitos).';
     },
-    'buyer-phone': () => (/^\+?\d{10,13}$/.test(input('buyer-phone')!.value.replace(/[\s()\-]/g, '')) ? '' : 'Informe um celular com DDD, como (11) 98765-4321.'),
+    'buyer-phone': () => (/^\+?\d{10,13}$/.test(input('buyer-phone')!.value.replace(/[\s()-]/g, '')) ? '' : 'Informe um celular com DDD, como (11) 98765-4321.'),
     'card-number': () => {
       const d = digits(cardNumber?.value ?? '');
       if (d.length < 13) return 'Informe o número do cartão (13 a 19 dígitos).';
@@ -313,8 +313,14 @@ function start(cfg: Config): void {
       input(fields[0]!.id!)?.focus();
       return;
     }
-    if (body && ERRORS[body.error]) return showFormError(ERRORS[body.error]!);
-    if (status === 404) return showFormError('Este link de pagamento não existe mais.');
+    if (body && ERRORS[body.error]) {
+      showFormError(ERRORS[body.error]!);
+      return;
+    }
+    if (status === 404) {
+      showFormError('Este link de pagamento não existe mais.');
+      return;
+    }
     showFormError('Não foi possível concluir o pagamento agora. Tente novamente em instantes.');
   }
 
@@ -437,7 +443,7 @@ function start(cfg: Config): void {
       name: input('buyer-name')!.value.trim(),
       email: input('buyer-email')!.value.trim(),
       tax_id: input('buyer-tax-id')!.value.replace(/[.\-/\s]/g, '').toUpperCase(),
-      phone: input('buyer-phone')!.value.replace(/[\s()\-]/g, ''),
+      phone: input('buyer-phone')!.value.replace(/[\s()-]/g, ''),
     };
     attempt ??= newAttemptId();
     setBusy(true, m === 'pix' ? 'Gerando PIX…' : 'Processando pagamento…');
