@@ -65,7 +65,7 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     action(deps, async (...args: unknown[]) => {
       const c = args[args.length - 1] as Command;
       const positional = args.slice(0, spec.params.length) as string[];
-      const { runOperation } = await import('./run-operation.js');
+      const { runOperation } = await import('./runOperation.js');
       return runOperation({ spec, args: positional, opts: c.opts(), globals: globalsOf(c), io: deps.io, openTarget: deps.openTarget });
     }),
   );

@@ -96,7 +96,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
         EXIT.usage,
       );
     }
-    const { HttpTransport } = await import('../sdk/http-transport.js');
+    const { HttpTransport } = await import('../sdk/httpTransport.js');
     let transport;
     try {
       transport = new HttpTransport(baseUrl);
@@ -109,7 +109,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
 
   const dataDir = resolve(io.cwd, g.dataDir ?? env.MPAY_DATA_DIR ?? profile.data_dir ?? defaultDataDir(env));
   const { openRuntime } = await import('../server/runtime.js');
-  const { EmbeddedTransport } = await import('../sdk/embedded-transport.js');
+  const { EmbeddedTransport } = await import('../sdk/embeddedTransport.js');
   let runtime: Runtime;
   try {
     runtime = await openRuntime({ dataDir, publicBaseUrl: EMBEDDED_ORIGIN });
@@ -118,7 +118,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   }
   const sameDir = profile.data_dir ? resolve(profile.data_dir) === dataDir : profileName === 'default' && !!profile.public_key;
   if (!keysFromEnv && (!publicKey || !secretKey || !sameDir)) {
-    const { sandboxCredentials } = await import('../server/services/sandbox-bootstrap.js');
+    const { sandboxCredentials } = await import('../server/services/sandboxBootstrap.js');
     const creds = await sandboxCredentials(runtime.deps);
     publicKey = creds.public_key;
     secretKey = creds.secret_key;

@@ -11,15 +11,15 @@ export { Tokenizer } from './tokenizer.js';
 export type { CardData, TokenizerOptions } from './tokenizer.js';
 export { ApiError, AuthenticationError, ConnectionError, MpayError, ValidationError } from './errors.js';
 export type { ErrorDetail } from './errors.js';
-export { HttpTransport } from './http-transport.js';
-export { EmbeddedTransport } from './embedded-transport.js';
+export { HttpTransport } from './httpTransport.js';
+export { EmbeddedTransport } from './embeddedTransport.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
 export type { TokenizeResult } from '../contract/resources/tokens.js';
 
 /** Opens the embedded service on a data directory and returns a transport to it. */
 export async function openEmbedded(dataDir: string): Promise<{ transport: import('./transport.js').Transport; close(): Promise<void> }> {
   const { openRuntime } = await import('../server/runtime.js');
-  const { EmbeddedTransport } = await import('./embedded-transport.js');
+  const { EmbeddedTransport } = await import('./embeddedTransport.js');
   const rt = await openRuntime({ dataDir });
   return { transport: new EmbeddedTransport(rt.app.fetch, `embedded:${dataDir}`), close: () => rt.close() };
 }

@@ -2,7 +2,7 @@ import { cardInput, type TokenizeResult } from '../contract/resources/tokens.js'
 import { luhnValid } from '../domain/luhn.js';
 import { MpayClient } from './client.js';
 import { ApiError, AuthenticationError, MpayError, ValidationError } from './errors.js';
-import { HttpTransport } from './http-transport.js';
+import { HttpTransport } from './httpTransport.js';
 import type { Transport } from './transport.js';
 
 export interface CardData {

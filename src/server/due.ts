@@ -16,7 +16,7 @@ export const dueWork: DueJob[] = [
   decidePendingCardCharges,
   expireDuePixCharges,
   settleDueReceivables,
-  // sandbox payout rail: pending → processing → completed | failed (src/domain/sandbox-payouts.ts)
+  // sandbox payout rail: pending → processing → completed | failed (src/domain/sandboxPayouts.ts)
   (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
   // payment links whose expires_at has passed → expired
   (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIO } from '../../src/cli/io.js';
-import { buildRequest } from '../../src/cli/run-operation.js';
+import { buildRequest } from '../../src/cli/runOperation.js';
 import { specs } from '../../src/cli/main.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { embeddedCli } from '../helpers/embedded-cli.js';

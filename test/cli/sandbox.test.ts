@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxValueRows } from '../../src/cli/commands/sandbox-values/run.js';
+import { sandboxValueRows } from '../../src/cli/commands/sandboxValues/run.js';
 import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
-import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandbox-payouts.js';
+import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandboxPayouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { embeddedCli } from '../helpers/embedded-cli.js';
 import { cardCharge } from '../helpers/money.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { withdrawalFee } from '../../src/domain/payouts.js';
 import { checkPixKey } from '../../src/domain/pix.js';
 import { weakPinReason } from '../../src/domain/pin.js';
-import { sandboxPayoutFailure } from '../../src/domain/sandbox-payouts.js';
+import { sandboxPayoutFailure } from '../../src/domain/sandboxPayouts.js';
 
 describe('withdrawal fees (worked examples)', () => {
   it.each([

@@ -2,7 +2,7 @@ import { bufferIO } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import type { Target } from '../../src/cli/target.js';
 import { MpayClient } from '../../src/sdk/client.js';
-import { EmbeddedTransport } from '../../src/sdk/embedded-transport.js';
+import { EmbeddedTransport } from '../../src/sdk/embeddedTransport.js';
 import type { TestEnv } from './server.js';
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepWithdrawals } from '../../src/server/services/withdrawals.js';
-import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandbox-payouts.js';
+import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandboxPayouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, CNPJ, CNPJ_ALNUM, CPF, fund } from '../helpers/money.js';
 

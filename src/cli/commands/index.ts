@@ -7,16 +7,16 @@
 import { Argument, Command, Option } from 'commander';
 import { action, type CliDeps } from '../action.js';
 import { group } from './shape.js';
-import { register as registerServerStart } from './server-start/index.js';
+import { register as registerServerStart } from './serverStart/index.js';
 import { register as registerAdmin } from './admin/index.js';
 import { register as registerApi } from './api/index.js';
 import { register as registerProfiles } from './profiles/index.js';
 import { register as registerWhoami } from './whoami.js';
 import { register as registerTrigger } from './trigger/index.js';
-import { register as registerSandboxValues } from './sandbox-values/index.js';
+import { register as registerSandboxValues } from './sandboxValues/index.js';
 import { register as registerSmoke } from './smoke/index.js';
 import { register as registerOnboard } from './onboard/index.js';
-import { register as registerWebhooksListen } from './webhooks-listen/index.js';
+import { register as registerWebhooksListen } from './webhooksListen/index.js';
 
 export function registerCommands(program: Command, deps: CliDeps): void {
   registerServerStart(program, deps);

@@ -17,7 +17,7 @@ import { normalizeTaxId } from '../../domain/brazil.js';
 import { COMPANY_DOCUMENT_TYPES, PARTNER_DOCUMENT_TYPES, PERSON_DOCUMENT_TYPES, REQUIRED_DOCUMENTS } from '../../domain/onboarding.js';
 import { usage } from '../errors.js';
 import { addressFields, entityTypeField, partnerEntityField, partnerFields, SECTION_KEYS, submerchantFields, type Field } from './fields.js';
-import { checkLocalFile } from './local-file.js';
+import { checkLocalFile } from './localFile.js';
 import { pathText, type AnswerPath, type AnswerValue, type Prompter, type Question } from './prompter.js';
 
 export const ANSWERS_VERSION = 1;

@@ -14,7 +14,7 @@ import type { IO } from '../io.js';
 import type { Painter } from '../output.js';
 import type { Answers } from './answers.js';
 import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityField, partnerFields, submerchantFields, withLabels, type Field } from './fields.js';
-import { checkLocalFile, formatBytes, progressBar } from './local-file.js';
+import { checkLocalFile, formatBytes, progressBar } from './localFile.js';
 import type { AnswerPath, Prompter } from './prompter.js';
 import { fileForm, fileProgress } from '../multipart.js';
 

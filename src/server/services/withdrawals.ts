@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Destination, Withdrawal, WithdrawalCreate } from '../../contract/resources/withdrawals.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { withdrawalFee, type WithdrawalType } from '../../domain/payouts.js';
-import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../../domain/sandbox-payouts.js';
+import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../../domain/sandboxPayouts.js';
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import type { AppDeps, RequestContext } from '../context.js';

@@ -11,7 +11,7 @@ import type { AdminMerchantsCreateOptions } from './index.js';
 export async function adminMerchantsCreate(g: Globals, opts: { name: string; production?: boolean; database?: string }, io: IO): Promise<number> {
   const name = opts.name.trim();
   if (!name || name.length > 255) throw usage('--name must be 1 to 255 characters');
-  const { databaseUrlOf } = await import('../server-start/run.js');
+  const { databaseUrlOf } = await import('../serverStart/run.js');
   const databaseUrl = databaseUrlOf(opts, io.env);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');

@@ -17,7 +17,7 @@ import { CliError, EXIT, jsonErrors, reportError, usage } from '../../errors.js'
 import type { IO } from '../../io.js';
 import { painter, resolveFormat, type Painter } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
-import { randomCpf } from '../sandbox-data.js';
+import { randomCpf } from '../sandboxData.js';
 import { junitXml } from './junit.js';
 import { STEP_NAMES, Skip, checkInterrupted, cleanup, errorOf, steps, type Ctx } from './steps.js';
 import type { SmokeOptions, SmokeSummary, StepResult, StepStatus } from './types.js';
@@ -27,7 +27,7 @@ import { onStopSignals } from '../../signals.js';
 export type { SmokeOptions, SmokeSummary, StepResult } from './types.js';
 export { STEP_NAMES } from './steps.js';
 export { junitXml, xmlEscape } from './junit.js';
-export { randomCpf, tinyPng } from '../sandbox-data.js';
+export { randomCpf, tinyPng } from '../sandboxData.js';
 
 export interface SmokeDeps {
   openTarget?: (g: Globals, io: IO) => Promise<Target>;

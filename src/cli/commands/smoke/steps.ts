@@ -12,7 +12,7 @@ import { CliError, EXIT } from '../../errors.js';
 import { Interrupted } from '../../signals.js';
 import type { Target } from '../../target.js';
 import { fileForm } from '../../multipart.js';
-import { tinyPng } from '../sandbox-data.js';
+import { tinyPng } from '../sandboxData.js';
 import type { Created, SmokeOptions, StepResult } from './types.js';
 
 /** A step that does not apply to this target: reported as skipped, with the reason. */

@@ -7,10 +7,10 @@ import { randomUUID } from 'node:crypto';
 import type { EventName } from '../../../contract/events.js';
 import type { MpayClient } from '../../../sdk/client.js';
 import { TEST_CARDS } from '../../../domain/sandbox.js';
-import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandbox-payouts.js';
+import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { CliError, EXIT } from '../../errors.js';
 import { fileForm } from '../../multipart.js';
-import { randomCpf, tinyPng } from '../sandbox-data.js';
+import { randomCpf, tinyPng } from '../sandboxData.js';
 
 export interface Made {
   kind: string;

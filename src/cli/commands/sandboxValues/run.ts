@@ -5,7 +5,7 @@
  * what the service does. Needs no target: it runs offline.
  */
 import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../../domain/sandbox.js';
-import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandbox-payouts.js';
+import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { detectBrand } from '../../../domain/brands.js';
 import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';

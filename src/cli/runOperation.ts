@@ -147,7 +147,7 @@ async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; cont
   const name = path.split(/[\\/]/).pop()!;
   const form = await fileForm(bytes, name);
   if (bytes.byteLength < PROGRESS_FROM_BYTES || inv.globals.quiet) return form;
-  const { progressBar, formatBytes } = await import('./onboard/local-file.js');
+  const { progressBar, formatBytes } = await import('./onboard/localFile.js');
   const bar = progressBar(inv.io, name, await painter(inv.globals, inv.io));
   const onProgress = fileProgress(form, (sent, total) => {
     bar.update(sent, total);
