@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import specsJson from './generated/spec.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
-import { EXIT, errorFormatOf, reportError, reportUsage, type ErrorFormat } from './errors.js';
+import { EXIT, errorFormatOf, reportError, reportUsage, } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';

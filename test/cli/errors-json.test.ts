@@ -72,6 +72,6 @@ describe('errors a script can read', () => {
   it('without -o json errors stay lines for people', async () => {
     const r = await cli(['charges', 'get', '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f']);
     expect(r.code).toBe(4);
-    expect(r.stderr).toMatch(/^error: .*\(not_found, HTTP 404\)\n  request id: /);
+    expect(r.stderr).toMatch(/^error: .*\(not_found, HTTP 404\)\n {2}request id: /);
   });
 });
