@@ -3,13 +3,13 @@ import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, 
 import { InvalidTransitionError } from '../domain/lifecycle.js';
 import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, parseBasic } from './auth.js';
 import { isIP, type BlockList } from 'node:net';
-import { JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
+import { JSON_LIMIT, PUBLIC_JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
 import type { AppEnv as Env, AppDeps, Handler, Page, Principal, RequestContext } from './context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable } from '../store/db.js';
 import { errorBody, keptAnswer, requestHash, withIdempotency, type StoredResponse } from './idempotency.js';
-import { ApiLimits, DEFAULT_RATE_LIMITS } from './rateLimit.js';
+import { ApiLimits, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
 import { parseWith, validationError } from './validate.js';
@@ -261,7 +261,10 @@ export function createApp(deps: AppDeps): Hono<Env> {
     let raw: Uint8Array = new Uint8Array(0);
     if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
       const incoming = incomingOf(c);
-      raw = incoming ? await readIncomingCapped(incoming, JSON_LIMIT) : await readCapped(c.req.raw, JSON_LIMIT);
+      // operations anyone may call: their per-IP budget first (before reading), and small bodies
+      if (e.auth === 'none') takePublicBodyToken(deps, clientIp);
+      const limit = e.auth === 'secret' ? JSON_LIMIT : PUBLIC_JSON_LIMIT;
+      raw = incoming ? await readIncomingCapped(incoming, limit) : await readCapped(c.req.raw, limit);
     }
     const idemHeader = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
     if (idemHeader !== undefined && !IDEMPOTENCY_KEY_RE.test(idemHeader)) {

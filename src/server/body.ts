@@ -2,6 +2,31 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError, ClientClosedError } from './errors.js';
 
 export const JSON_LIMIT = 1024 * 1024;
+/** Bodies of the operations anyone may call (the checkout's pay, tokenizing with the public key). */
+export const PUBLIC_JSON_LIMIT = 16 * 1024;
+/** Arrays and objects nested deeper than this are refused before parsing (no request needs more). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether a JSON text nests arrays/objects deeper than `max`: one pass over the bytes (strings
+ * skipped), stopping as soon as the limit is passed, so a hostile document costs no more than
+ * reading it and is never handed to JSON.parse.
+ */
+export function nestedDeeperThan(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (inString) {
+      if (b === 0x5c) i++; // backslash: skip the escaped byte
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > max) return true;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return false;
+}
 
 const tooLarge = (max: number) => new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
 const declaredOver = (contentLength: string | null | undefined, max: number) => Number(contentLength ?? NaN) > max;
@@ -74,6 +99,9 @@ export function parseJsonBody(bytes: Uint8Array, contentType: string | null): un
   if (bytes.byteLength === 0) return undefined;
   if (!contentType || !/^application\/(.+\+)?json\b/i.test(contentType)) {
     throw new ApiError('unsupported_media_type', 'Send the body as JSON with Content-Type: application/json');
+  }
+  if (nestedDeeperThan(bytes, MAX_JSON_DEPTH)) {
+    throw new ApiError('invalid_json', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`);
   }
   try {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));

@@ -1,4 +1,4 @@
-import type { Principal } from './context.js';
+import type { AppDeps, CheckoutRateLimit, Principal } from './context.js';
 import { ApiError } from './errors.js';
 
 /** A token bucket's size and refill. */
@@ -123,4 +123,39 @@ export class ApiLimits {
       if (wait) throw limited('Too many requests with the public key from your address', wait);
     }
   }
+}
+
+/** The hosted checkout's buckets (per client IP and per payment link), see services/checkout.ts. */
+export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
+  payPerIp: { perSecond: 1 / 6, burst: 10 }, // 10 attempts in a burst, then one every 6 s
+  payPerLink: { perSecond: 1, burst: 30 },
+  pollPerIp: { perSecond: 5, burst: 60 },
+};
+
+type Limiters = { [K in keyof CheckoutRateLimit]: RateLimiter };
+const limiters = new WeakMap<AppDeps, Limiters | null>();
+
+/** Takes a token from one of the checkout's buckets, or refuses with 429 and Retry-After. */
+export function takeCheckoutToken(deps: AppDeps, bucket: keyof CheckoutRateLimit, key: string): void {
+  let l = limiters.get(deps);
+  if (l === undefined) {
+    const cfg = deps.checkoutRateLimit === null ? null : (deps.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT);
+    l = cfg && { payPerIp: new RateLimiter(cfg.payPerIp), payPerLink: new RateLimiter(cfg.payPerLink), pollPerIp: new RateLimiter(cfg.pollPerIp) };
+    limiters.set(deps, l);
+  }
+  if (!l) return;
+  const wait = l[bucket].take(key, Date.now());
+  if (wait) {
+    const who = bucket === 'payPerLink' ? 'this payment link' : 'your address';
+    throw new ApiError('rate_limited', `Too many requests from ${who}; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+  }
+}
+
+
+/**
+ * Before the body of an unauthenticated operation (the checkout's pay) is read: one token of
+ * the client's per-IP pay budget, so a flood is refused without reading or parsing anything.
+ */
+export function takePublicBodyToken(deps: AppDeps, clientIp: string): void {
+  takeCheckoutToken(deps, 'payPerIp', clientIp);
 }

@@ -17,37 +17,14 @@ import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
 import { serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
-import { RateLimiter } from '../rateLimit.js';
+import { takeCheckoutToken } from '../rateLimit.js';
 import { createCharge, expireDuePixCharges } from './charges.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
 export const CHECKOUT_PIX_EXPIRES_IN_S = 900;
 
-export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
-  payPerIp: { perSecond: 1 / 6, burst: 10 }, // 10 attempts in a burst, then one every 6 s
-  payPerLink: { perSecond: 1, burst: 30 },
-  pollPerIp: { perSecond: 5, burst: 60 },
-};
-
-type Limiters = { [K in keyof CheckoutRateLimit]: RateLimiter };
-const limiters = new WeakMap<AppDeps, Limiters | null>();
-
-/** Takes a token from one of the checkout's buckets, or refuses with 429 and Retry-After. */
-export function takeCheckoutToken(deps: AppDeps, bucket: keyof CheckoutRateLimit, key: string): void {
-  let l = limiters.get(deps);
-  if (l === undefined) {
-    const cfg = deps.checkoutRateLimit === null ? null : (deps.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT);
-    l = cfg && { payPerIp: new RateLimiter(cfg.payPerIp), payPerLink: new RateLimiter(cfg.payPerLink), pollPerIp: new RateLimiter(cfg.pollPerIp) };
-    limiters.set(deps, l);
-  }
-  if (!l) return;
-  const wait = l[bucket].take(key, Date.now());
-  if (wait) {
-    const who = bucket === 'payPerLink' ? 'this payment link' : 'your address';
-    throw new ApiError('rate_limited', `Too many requests from ${who}; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
-  }
-}
+export { DEFAULT_CHECKOUT_RATE_LIMIT, takeCheckoutToken } from '../rateLimit.js';
 
 /** A link as the public checkout sees it, with its merchant's clock and public key. */
 export interface PublicLink {
@@ -167,7 +144,7 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export async function payLink(ctx: RequestContext, linkId: string, body: CheckoutPayRequest): Promise<Response> {
   const { deps } = ctx;
   assertSameOrigin(ctx);
-  takeCheckoutToken(deps, 'payPerIp', ctx.clientIp);
+  // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
   const link = await loadPublicLink(deps, linkId);
   if (!link) throw notFound('Payment link');
   takeCheckoutToken(deps, 'payPerLink', linkId);
