@@ -3,7 +3,8 @@ import { endpoints, type AnyEndpoint } from './index.js';
 import { errorEnvelope, pagination } from './common.js';
 import { ERROR_STATUS } from './errors.js';
 
-let cached: Record<string, unknown> | undefined;
+/** The document of each kind of server: the sandbox lists its sandbox-only operations, production does not. */
+const cached = new Map<boolean, Record<string, unknown>>();
 
 function schema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const out = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
@@ -11,11 +12,17 @@ function schema(s: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   return out;
 }
 
-/** OpenAPI 3.1 document generated from the endpoint table. */
-export function buildOpenApi(serverUrl: string): Record<string, unknown> {
-  if (!cached) {
+/**
+ * OpenAPI 3.1 document generated from the endpoint table. `sandbox: false` (a production server)
+ * leaves out the sandbox-only operations, which do not exist there.
+ */
+export function buildOpenApi(serverUrl: string, opts: { sandbox?: boolean } = {}): Record<string, unknown> {
+  const sandbox = opts.sandbox ?? true;
+  let doc = cached.get(sandbox);
+  if (!doc) {
     const paths: Record<string, Record<string, unknown>> = {};
     for (const e of endpoints as readonly AnyEndpoint[]) {
+      if (e.sandbox && !sandbox) continue;
       const item = (paths[e.path] ??= {});
       const parameters: unknown[] = [];
       for (const m of e.path.matchAll(/\{([a-z_]+)\}/gi)) {
@@ -57,7 +64,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       }
       item[e.method.toLowerCase()] = op;
     }
-    cached = {
+    doc = {
       openapi: '3.1.0',
       info: { title: 'mpay — merchant payments API', version: '1.0.0' },
       paths,
@@ -67,6 +74,7 @@ export function buildOpenApi(serverUrl: string): Record<string, unknown> {
       },
       'x-error-codes': ERROR_STATUS,
     };
+    cached.set(sandbox, doc);
   }
-  return { ...cached, servers: [{ url: serverUrl }] };
+  return { ...doc, servers: [{ url: serverUrl }] };
 }

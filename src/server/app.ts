@@ -176,7 +176,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   });
   app.notFound((c) => errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`)));
 
-  app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin)));
+  app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin, { sandbox: deps.mode !== 'production' })));
   app.get('/healthz', (c) => c.json({ success: true, message: 'ok', data: { status: 'ok' } }));
   app.get('/readyz', async (c) => {
     await deps.db.get('SELECT 1 AS ok');
