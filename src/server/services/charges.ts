@@ -230,7 +230,7 @@ const baseUrlOf = (deps: AppDeps, baseUrl?: string) => baseUrl ?? deps.publicBas
 export interface ChargeOrigin {
   paymentLinkId: string;
   /** runs inside the transaction that inserts the charge, before the insert; throwing refuses the charge */
-  guard?: (q: Queryable) => Promise<void>;
+  guard?: (q: Queryable, chargeId: string) => Promise<void>;
 }
 
 /**
@@ -300,7 +300,7 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
   }
 
   const row = await ctx.db.tx(async (q) => {
-    if (origin?.guard) await origin.guard(q);
+    if (origin?.guard) await origin.guard(q, id);
     if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
     const parties: StoredParty[] = [];
     for (const [i, p] of drafts.entries()) {

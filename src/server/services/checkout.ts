@@ -8,7 +8,9 @@
  * transaction, see services/charges.ts). So that `max_uses` is never exceeded, a charge that
  * is still pending (a card being decided, a PIX not yet paid and not expired) reserves one of
  * the remaining uses: a payer who finds every remaining use reserved is refused up front
- * (409 conflict, Retry-After) and no charge is created.
+ * (409 conflict, Retry-After) and no charge is created. Holds are bounded per client and in
+ * time: a hold lasts as long as its PIX (15 minutes) and a client (a keyed hash of its IP)
+ * holds at most one use of a link at a time (checkout_holds).
  */
 import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
@@ -168,7 +170,8 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
         ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
         : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
     } as ChargeCreate;
-    const guard = async (q: Queryable) => reserveUse(q, linkId, body, amount, now);
+    const client = deps.keyring.requestHash('checkout client\n', ctx.clientIp);
+    const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
     let created;
     try {
       created = await createCharge(mctx, charge, { paymentLinkId: linkId, guard });
@@ -209,7 +212,14 @@ function pixExpiresIn(link: Pick<LinkRow, 'expires_at'>, now: Date): number {
  * still take this payment, and one of its remaining uses must be free (uses paid + charges of
  * the link still pending < max_uses).
  */
-async function reserveUse(q: Queryable, linkId: string, body: CheckoutPayRequest, amount: number, now: Date): Promise<void> {
+async function reserveUse(
+  q: Queryable,
+  linkId: string,
+  body: CheckoutPayRequest,
+  amount: number,
+  now: Date,
+  hold: { client: string; chargeId: string },
+): Promise<void> {
   const row = await q.get<LinkRow>(`SELECT ${LINK_COLUMNS.join(', ')} FROM payment_links WHERE id = ?${q.dialect.forUpdate}`, [linkId]);
   if (!row) throw notFound('Payment link');
   assertLinkPayable(row, now);
@@ -222,9 +232,24 @@ async function reserveUse(q: Queryable, linkId: string, body: CheckoutPayRequest
   const max = Number(row.max_uses);
   const paid = Number(row.current_uses);
   if (paid >= max) throw new ApiError('link_exhausted', 'This payment link has reached its maximum number of uses');
+  const nowIso = now.toISOString();
+  // bounded per client: a client holds at most one use of the link at a time
+  const mine = await q.get<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM checkout_holds h JOIN charges c ON c.id = h.charge_id
+      WHERE h.payment_link_id = ? AND h.client = ? AND c.status = 'pending' AND (c.pix_expires_at IS NULL OR c.pix_expires_at > ?)`,
+    [linkId, hold.client, nowIso],
+  );
+  if (Number(mine?.n ?? 0) > 0) {
+    throw new ApiError(
+      'conflict',
+      'You already have a payment pending on this payment link: complete it, or try again once it expires (at most 15 minutes)',
+      undefined,
+      { 'Retry-After': '60' },
+    );
+  }
   const pending = await q.get<{ n: number }>(
     "SELECT COUNT(*) AS n FROM charges WHERE payment_link_id = ? AND status = 'pending' AND (pix_expires_at IS NULL OR pix_expires_at > ?)",
-    [linkId, now.toISOString()],
+    [linkId, nowIso],
   );
   if (paid + Number(pending?.n ?? 0) >= max) {
     throw new ApiError(
@@ -234,6 +259,7 @@ async function reserveUse(q: Queryable, linkId: string, body: CheckoutPayRequest
       { 'Retry-After': '60' },
     );
   }
+  await q.run('INSERT INTO checkout_holds (charge_id, payment_link_id, client, created_at) VALUES (?, ?, ?, ?)', [hold.chargeId, linkId, hold.client, nowIso]);
 }
 
 /** GET /checkout/{id}/charges/{charge_id}: the status of a payment made through this link, nothing more. */

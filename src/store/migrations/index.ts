@@ -18,6 +18,7 @@ import { m120_files } from './120_files.js';
 import { m500_checkout } from './500_checkout.js';
 import { m510_charge_counts } from './510_charge_counts.js';
 import { m530_idempotency_expiry } from './530_idempotency_expiry.js';
+import { m540_checkout_holds } from './540_checkout_holds.js';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m500_checkout,
   m510_charge_counts,
   m530_idempotency_expiry,
+  m540_checkout_holds,
 ].sort((a, b) => a.version - b.version);
