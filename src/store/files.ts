@@ -10,7 +10,7 @@
  *
  * Files are at most 10 MiB (the upload limit), so a BLOB/BYTEA column is fine.
  */
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Db, Queryable } from './db.js';
@@ -73,6 +73,7 @@ export class DirFileStore implements FileStore {
       // another file system: copy beside the target, then rename into place
       const tmp = join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
       await copyFile(path, tmp);
+      await chmod(tmp, 0o600); // uploads hold personal data: the owner's alone, like the rest
       await rename(tmp, join(this.root, key));
     }
   }

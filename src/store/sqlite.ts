@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
 import { UniqueViolation } from './db.js';
@@ -73,6 +73,22 @@ export const GROUP_MAX_TX = 256;
 export const GROUP_MAX_MS = 20;
 
 /**
+ * The database holds personal data: its file is the owner's alone (0600), whatever the
+ * directory's mode or the umask. Created that way when missing, narrowed when it exists.
+ */
+function ownerOnly(file: string): void {
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  try {
+    chmodSync(file, 0o600);
+  } catch (e) {
+    const mode = statSync(file).mode & 0o777;
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM' || (mode & 0o077) === 0) throw e;
+    // another user's file that others may read: refuse rather than write personal data into it
+    throw new Error(`${file} is readable by other users (mode 0${mode.toString(8)}) and this user cannot change that; run: chmod 600 ${file}`);
+  }
+}
+
+/**
  * SQLite on a file: WAL, synchronous=FULL, a busy timeout so several processes can share the
  * file, BEGIN IMMEDIATE for every write transaction. One connection per process.
  *
@@ -98,10 +114,16 @@ export class SqliteDb implements Db {
   readonly groups = { commits: 0, transactions: 0 };
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (file !== ':memory:') {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      ownerOnly(file);
+    }
     this.conn = new Database(file);
     this.conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
     this.conn.pragma('journal_mode = WAL');
+    // SQLite gives -wal and -shm the database file's mode; set them too, in case they were left
+    // behind by an older version with a wider one
+    if (file !== ':memory:') for (const f of [`${file}-wal`, `${file}-shm`]) if (existsSync(f)) ownerOnly(f);
     this.conn.pragma('synchronous = FULL');
     this.conn.pragma('foreign_keys = ON');
     // reads of large lists walk indexes: a 32 MiB page cache and the file mapped (256 MiB)
