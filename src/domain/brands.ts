@@ -43,3 +43,40 @@ export function detectBrand(number: string): CardBrand | null {
   }
   return best;
 }
+
+/**
+ * Card number lengths each network issues (PAN digits), and the length of its security code.
+ * Amex: 15 digits and a 4-digit CID; Diners Club (Brazil): 14; Elo: 16; Hipercard: 13, 16 or 19
+ * (its 3841xx BINs are 19); Visa: 13, 16 or 19; Mastercard: 16; JCB and Discover: 16 to 19.
+ * Every brand but Amex has a 3-digit CVV.
+ */
+export const CARD_LENGTHS: Readonly<Record<CardBrand, readonly number[]>> = {
+  visa: [13, 16, 19],
+  mastercard: [16],
+  elo: [16],
+  amex: [15],
+  hipercard: [13, 16, 19],
+  diners: [14],
+  jcb: [16, 17, 18, 19],
+  discover: [16, 17, 18, 19],
+};
+export const cvvLength = (brand: CardBrand): number => (brand === 'amex' ? 4 : 3);
+
+function lengthsText(ns: readonly number[]): string {
+  if (ns.length === 1) return String(ns[0]);
+  const contiguous = ns.every((n, i) => i === 0 || n === ns[i - 1]! + 1);
+  if (contiguous && ns.length > 2) return `${ns[0]} to ${ns[ns.length - 1]}`;
+  return `${ns.slice(0, -1).join(', ')} or ${ns[ns.length - 1]}`;
+}
+
+/** Why a number of this brand has the wrong length ('' when it is fine). */
+export function cardLengthProblem(brand: CardBrand, number: string): string {
+  const ok = CARD_LENGTHS[brand];
+  return ok.includes(number.length) ? '' : `a ${brand} card has ${lengthsText(ok)} digits; got ${number.length}`;
+}
+
+/** Why this CVV does not fit the brand ('' when it is fine). */
+export function cvvProblem(brand: CardBrand, cvv: string): string {
+  const n = cvvLength(brand);
+  return cvv.length === n ? '' : `must have ${n} digits for a ${brand} card`;
+}

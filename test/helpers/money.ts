@@ -1,6 +1,7 @@
 import { basic, type TestEnv } from './server.js';
 import { createWallet } from '../../src/server/services/wallets.js';
 import { credit } from '../../src/server/services/ledger.js';
+import { cvvLength, detectBrand } from '../../src/domain/brands.js';
 
 export const CPF = '52998224725';
 export const CNPJ = '11222333000181';
@@ -11,7 +12,7 @@ export async function tokenize(env: TestEnv, number = '4111111111111111', m = en
   const res = await env.rt.app.request('/v1/tokens', {
     method: 'POST',
     headers: { authorization: basic(m.public_key, ''), 'content-type': 'application/json' },
-    body: JSON.stringify({ card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' } }),
+    body: JSON.stringify({ card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '1234'.slice(0, cvvLength(detectBrand(number) ?? 'visa')) } }),
   });
   const body = (await res.json()) as { data: { token: string } };
   if (res.status >= 300) throw new Error(`tokenize failed: ${JSON.stringify(body)}`);

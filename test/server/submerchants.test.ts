@@ -258,6 +258,9 @@ describe('addresses', () => {
       [{ state: 'São Paulo' }, 'state'],
       [{ zip_code: '0131010' }, 'zip_code'],
       [{ zip_code: '01310-10a' }, 'zip_code'],
+      // no CEP is all zeros (issue 14 item 10)
+      [{ zip_code: '00000000' }, 'zip_code'],
+      [{ zip_code: '00000-000' }, 'zip_code'],
       [{ country: 'AR' }, 'country'],
       [{ type: 'home' }, 'type'],
       [{ street: '' }, 'street'],

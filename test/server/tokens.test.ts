@@ -61,6 +61,16 @@ describe('POST /v1/tokens', () => {
     [{ cvv: '12' }, 'card.cvv', 'at least 3 digits'],
     [{ cvv: '12345' }, 'card.cvv', 'at most 4 digits'],
     [{ holderName: '  ' }, 'card.holderName', 'must not be empty'],
+    // lengths per brand and CVV per brand (issue 14 item 10)
+    [{ number: '3782822463100003' }, 'card.number', 'amex card has 15 digits'],
+    [{ number: '378282246310005', cvv: '123' }, 'card.cvv', '4 digits'],
+    [{ cvv: '1234' }, 'card.cvv', '3 digits'],
+    [{ number: '5555555555554444', cvv: '9876' }, 'card.cvv', '3 digits'],
+    [{ number: '41111111111111113' }, 'card.number', 'visa card has 13, 16 or 19 digits'],
+    [{ number: '411111111111116' }, 'card.number', 'visa card has 13, 16 or 19 digits'],
+    [{ number: '555555555555442' }, 'card.number', 'mastercard card has 16 digits'],
+    [{ number: '305693090259049' }, 'card.number', 'diners card has 14 digits'],
+    [{ number: '63629700004570135' }, 'card.number', 'elo card has 16 digits'],
     [{ expirationMonth: '13' }, 'card.expirationMonth', '01 to 12'],
     [{ expirationYear: '30' }, 'card.expirationYear', '4 digits'],
     [{ expirationYear: '2025', expirationMonth: '12' }, 'card.expirationYear', 'expired'],
@@ -73,6 +83,24 @@ describe('POST /v1/tokens', () => {
     expect(JSON.stringify(r.body)).not.toContain('4111111111111112');
   });
 
+  it('accepts each brand at its own lengths (issue 14 item 10)', async () => {
+    for (const [number, cvv, brand] of [
+      ['378282246310005', '1234', 'amex'],
+      ['30569309025904', '123', 'diners'],
+      ['6362970000457013', '123', 'elo'],
+      ['6062825624254001', '123', 'hipercard'],
+      ['4222222222222', '123', 'visa'],
+      ['4111111111111111', '123', 'visa'],
+      ['5555555555554444', '123', 'mastercard'],
+      ['3530111333300000', '123', 'jcb'],
+      ['6011111111111117', '123', 'discover'],
+    ]) {
+      const r = await tokenize(card({ number: number!, cvv: cvv! }));
+      expect(r.status, `${number} ${JSON.stringify(r.body)}`).toBe(201);
+      expect(r.body.data.brand).toBe(brand);
+    }
+  });
+
   it('refuses an invalid or inactive public key', async () => {
     expect((await tokenize(card(), basic('pk_test_nope', ''))).status).toBe(401);
     const k = await env.call('POST', '/v1/api-keys', { name: 'tmp' });
@@ -81,13 +109,14 @@ describe('POST /v1/tokens', () => {
   });
 
   it('stores number, holder and expiry encrypted, and never the CVV', async () => {
-    await tokenize(card({ number: '5555555555554444', cvv: '9876', holderName: 'Zefa Quirino' }));
+    // an Amex: the only brand with a 4-digit CVV (issue 14 item 10)
+    expect((await tokenize(card({ number: '378282246310005', cvv: '9876', holderName: 'Zefa Quirino' }))).status).toBe(201);
     await env.rt.close();
     for (const f of readdirSync(env.dir)) {
       const p = join(env.dir, f);
       if (!statSync(p).isFile()) continue;
       const bytes = readFileSync(p).toString('latin1');
-      expect(bytes, f).not.toContain('5555555555554444');
+      expect(bytes, f).not.toContain('378282246310005');
       expect(bytes, f).not.toContain('9876');
       expect(bytes, f).not.toContain('Zefa Quirino');
     }

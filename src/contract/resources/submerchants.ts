@@ -181,7 +181,12 @@ export const addressCreate = z.strictObject({
   zip_code: z
     .string({ error: 'must be a string' })
     .transform(normalizeCep)
-    .pipe(z.string().regex(/^\d{8}$/, { error: 'must be a CEP of 8 digits, e.g. 01310100 (or 01310-100)' })),
+    .pipe(
+      z
+        .string()
+        .regex(/^\d{8}$/, { error: 'must be a CEP of 8 digits, e.g. 01310100 (or 01310-100)' })
+        .refine((v) => v !== '00000000', { error: 'must be a real CEP: 00000000 is not one (Correios CEPs start at 01000000)' }),
+    ),
   type: z.enum(ADDRESS_TYPES, { error: `must be one of: ${ADDRESS_TYPES.join(', ')}` }).default('billing'),
   country: z.literal('BR', { error: 'only BR is accepted' }).default('BR'),
   is_primary: z.boolean({ error: 'must be true or false' }).optional(),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { tokenEndpoints, TokenizeResult, CardInput } from '../../contract/resources/tokens.js';
-import { detectBrand, type CardBrand } from '../../domain/brands.js';
+import { cardLengthProblem, cvvProblem, detectBrand, type CardBrand } from '../../domain/brands.js';
 import { luhnValid } from '../../domain/luhn.js';
 import type { Handlers, RequestContext } from '../context.js';
 import { invalid } from '../errors.js';
@@ -23,11 +23,15 @@ const toResult = (r: TokenRow): TokenizeResult => ({
   expirationYear: r.exp_year,
 });
 
-/** Rules beyond the shape: Luhn, a known brand, an expiry not in the past (merchant clock). */
+/** Rules beyond the shape: Luhn, a known brand, the brand's lengths of number and CVV, an expiry not in the past (merchant clock). */
 export function checkCard(card: CardInput, now: Date): CardBrand {
   if (!luhnValid(card.number)) throw invalid('card.number', 'is not a valid card number (check digit failed)');
   const brand = detectBrand(card.number);
   if (!brand) throw invalid('card.number', 'brand not accepted: visa, mastercard, elo, amex, hipercard, diners, jcb, discover');
+  const badLength = cardLengthProblem(brand, card.number);
+  if (badLength) throw invalid('card.number', badLength);
+  const badCvv = cvvProblem(brand, card.cvv);
+  if (badCvv) throw invalid('card.cvv', badCvv);
   const y = Number(card.expirationYear);
   const m = Number(card.expirationMonth);
   const cy = now.getUTCFullYear();

@@ -7,7 +7,7 @@
  * replaced once an answer arrives or the form changes) → receipt, redirect, decline message,
  * or the PIX panel, which polls the payment's status until it is paid.
  */
-import { detectBrand, type CardBrand } from '../../../domain/brands.js';
+import { cardLengthProblem, cvvLength, detectBrand, type CardBrand } from '../../../domain/brands.js';
 import { luhnValid } from '../../../domain/luhn.js';
 import { isValidCnpj, isValidCpf } from '../../../domain/taxid.js';
 import { formatBRL, installmentLabel, parseBRL } from '../format.js';
@@ -197,7 +197,7 @@ function start(cfg: Config): void {
     if (cardBrand.textContent !== text) cardBrand.textContent = text;
     cardBrand.dataset.brand = brand ?? '';
     const cvv = input('card-cvv');
-    if (cvv) cvv.maxLength = brand === 'amex' ? 4 : 3;
+    if (cvv) cvv.maxLength = cvvLength(brand ?? 'visa');
   }
 
   /** Every field's rule; returns the message or '' when fine. */
@@ -222,7 +222,9 @@ function start(cfg: Config): void {
       const d = digits(cardNumber?.value ?? '');
       if (d.length < 13) return 'Informe o número do cartão (13 a 19 dígitos).';
       if (!luhnValid(d)) return 'Número de cartão inválido. Confira os dígitos.';
-      if (!detectBrand(d)) return 'Bandeira não aceita. Use Visa, Mastercard, Elo, Amex, Hipercard, Diners, JCB ou Discover.';
+      const brand = detectBrand(d);
+      if (!brand) return 'Bandeira não aceita. Use Visa, Mastercard, Elo, Amex, Hipercard, Diners, JCB ou Discover.';
+      if (cardLengthProblem(brand, d)) return `Número incompleto ou longo demais para um cartão ${BRAND_NAMES[brand]}. Confira os dígitos.`;
       return '';
     },
     'card-holder': () => (input('card-holder')!.value.trim() ? '' : 'Informe o nome como está impresso no cartão.'),
@@ -232,9 +234,10 @@ function start(cfg: Config): void {
     },
     'card-cvv': () => {
       const d = input('card-cvv')!.value;
-      const amex = detectBrand(digits(cardNumber?.value ?? '')) === 'amex';
+      const brand = detectBrand(digits(cardNumber?.value ?? ''));
+      const amex = brand === 'amex';
       if (!/^\d+$/.test(d)) return 'Informe o código de segurança.';
-      if (amex ? d.length !== 4 : d.length !== 3) return amex ? 'O código da American Express tem 4 dígitos.' : 'O código de segurança tem 3 dígitos.';
+      if (d.length !== cvvLength(brand ?? 'visa')) return amex ? 'O código da American Express tem 4 dígitos.' : 'O código de segurança tem 3 dígitos.';
       return '';
     },
   };
