@@ -20,6 +20,19 @@ export interface Invocation {
 /** commander's attribute name for a flag ("customer.tax-id" -> "customer.taxId") */
 export const attrName = (flag: string) => flag.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
+/** The contract's range for a number flag: a usage error naming the flag, its range and unit. */
+function inRange(f: FlagSpec, n: number, raw: string): number {
+  const unit = f.unit ? ` (${f.unit})` : '';
+  const { minimum: min, maximum: max } = f;
+  if (min !== undefined && max !== undefined && (n < min || n > max) && !f.unit) throw usage(`--${f.flag} must be from ${min} to ${max}, got '${raw}'`);
+  if (min !== undefined && n < min) throw usage(`--${f.flag} must be at least ${min}${unit}, got '${raw}'`);
+  if (max !== undefined && n > max) throw usage(`--${f.flag} must be at most ${max}${unit}, got '${raw}'`);
+  return n;
+}
+
+const getPath = (obj: Record<string, unknown> | undefined, path: string[]): unknown =>
+  path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), obj);
+
 function parseValue(f: FlagSpec, raw: unknown): unknown {
   const name = `--${f.flag}`;
   if (f.type === 'string[]') {
@@ -37,12 +50,17 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
   }
   const s = String(v);
   if (f.type === 'integer') {
-    if (!/^-?\d+$/.test(s)) throw usage(`${name} must be a whole number${/amount|price|ticket|revenue/.test(f.flag) ? ' of cents' : ''}, got '${s}'`);
-    return Number(s);
+    if (!/^-?\d+$/.test(s)) throw usage(`${name} must be a whole number${f.unit ? ` of ${f.unit}` : ''}, got '${s}'`);
+    return inRange(f, Number(s), s);
   }
   if (f.type === 'number') {
     if (!/^-?\d+(\.\d+)?$/.test(s)) throw usage(`${name} must be a number, got '${s}'`);
-    return Number(s);
+    return inRange(f, Number(s), s);
+  }
+  if (f.type === 'string') {
+    const len = [...s.trim()].length;
+    if (f.minLength !== undefined && len < f.minLength) throw usage(`${name} must be at least ${f.minLength} character${f.minLength === 1 ? '' : 's'}, got '${s}'`);
+    if (f.maxLength !== undefined && [...s].length > f.maxLength) throw usage(`${name} must be at most ${f.maxLength} characters, got ${[...s].length}`);
   }
   if (f.type === 'json') {
     try {
@@ -114,9 +132,13 @@ export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
     else query[f.path.join('.')] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
   }
   if (spec.list) {
-    if (opts.page !== undefined) query.page = parseValue({ flag: 'page', path: ['page'], in: 'query', type: 'integer', required: false }, opts.page) as number;
-    if (opts.perPage !== undefined) query.per_page = parseValue({ flag: 'per-page', path: ['per_page'], in: 'query', type: 'integer', required: false }, opts.perPage) as number;
+    const p = spec.pagination;
+    if (opts.page !== undefined) query.page = parseValue({ flag: 'page', path: ['page'], in: 'query', type: 'integer', required: false, minimum: 1, maximum: p?.pageMax }, opts.page) as number;
+    if (opts.perPage !== undefined) query.per_page = parseValue({ flag: 'per-page', path: ['per_page'], in: 'query', type: 'integer', required: false, minimum: 1, maximum: p?.perPageMax }, opts.perPage) as number;
   }
+  // required flags, before any request (a field may come from --input instead)
+  const missing = spec.flags.filter((f) => f.required && (f.in === 'body' ? getPath(body, f.path) : query[f.path.join('.')]) === undefined).map((f) => `--${f.flag}`);
+  if (missing.length) throw usage(`missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')} (see \`mpay ${spec.command.join(' ')} --help\`)`);
   return { params, query, body };
 }
 

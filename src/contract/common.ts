@@ -35,9 +35,10 @@ export const qBool = () =>
 export const PAGE_DEFAULT = 1;
 export const PER_PAGE_DEFAULT = 20;
 export const PER_PAGE_MAX = 100;
+export const PAGE_MAX = 1_000_000;
 
 export const paginationQuery = {
-  page: qInt(1, 1_000_000).optional(),
+  page: qInt(1, PAGE_MAX).optional(),
   per_page: qInt(1, PER_PAGE_MAX).optional(),
 };
 

@@ -60,9 +60,13 @@ describe('mpay binary, embedded sandbox', () => {
     const nf = home.run(['keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--yes']);
     expect(nf.code).toBe(4);
     expect(nf.stderr).toContain('not found');
+    // the contract's ranges are checked before any request: a usage error (issue 15 item 3)
     const bad = home.run(['keys', 'create', '--name', '']);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('name');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--name');
+    const refused = home.run(['keys', 'create', '--name', 'x', '--allowed-ips', 'not-an-ip']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('allowed_ips');
     const auth = home.run(['keys', 'list'], { env: { MPAY_PUBLIC_KEY: 'pk_test_x', MPAY_SECRET_KEY: 'sk_test_y' } });
     expect(auth.code).toBe(3);
     expect(auth.stderr).toContain('warning: MPAY_PUBLIC_KEY overrides');

@@ -43,8 +43,8 @@ describe('money flows through the binary (embedded sandbox)', () => {
     const after = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
     expect(after.balance).toBe(wallet.balance - 1000);
     const missing = home.run(['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--yes']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('idempotency_key');
+    expect(missing.code).toBe(2); // a missing required flag is a usage error, before any request
+    expect(missing.stderr).toContain('--idempotency-key');
   });
 
   it('a PIX charge --wait returns once another process pays it', async () => {

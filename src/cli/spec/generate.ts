@@ -4,9 +4,17 @@
  */
 import { z } from 'zod';
 import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../../contract/common.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';
 
 type JS = {
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minLength?: number;
+  maxLength?: number;
+  default?: unknown;
+  'x-unit'?: string;
   type?: string | string[];
   properties?: Record<string, JS>;
   required?: string[];
@@ -74,8 +82,38 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
     for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out);
     return;
   }
-  const { type, choices } = typeOf(s.anyOf?.length === 1 ? s.anyOf[0]! : s);
-  out.push({ flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description });
+  const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : s;
+  const { type, choices } = typeOf(leaf);
+  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description ?? leaf.description };
+  if (leaf['x-unit']) f.unit = leaf['x-unit'];
+  // ranges worth checking locally (not the ±2^53 every integer carries)
+  if (typeof leaf.minimum === 'number' && Math.abs(leaf.minimum) < Number.MAX_SAFE_INTEGER) f.minimum = leaf.minimum;
+  if (typeof leaf.maximum === 'number' && Math.abs(leaf.maximum) < Number.MAX_SAFE_INTEGER) f.maximum = leaf.maximum;
+  if (type === 'string' && !choices) {
+    if (typeof leaf.minLength === 'number') f.minLength = leaf.minLength;
+    if (typeof leaf.maxLength === 'number') f.maxLength = leaf.maxLength;
+  }
+  if (leaf.default !== undefined) f.default = leaf.default;
+  out.push(f);
+}
+
+/**
+ * JSON Schema of a contract schema, with `x-unit` on numbers whose contract error names their
+ * unit ("must be an integer number of cents" → cents, "… of days" → days): the CLI's help and
+ * checks say `--amount` is in cents because the contract does.
+ */
+function jsonSchema(schema: z.ZodType): JS {
+  return z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; error?: (i: unknown) => unknown } } })._zod.def;
+      if (def.type !== 'number' || typeof def.error !== 'function') return;
+      const msg = def.error({ code: 'invalid_type', input: undefined });
+      const unit = typeof msg === 'string' ? /number of (cents|seconds|days)\b/.exec(msg)?.[1] : undefined;
+      if (unit) (ctx.jsonSchema as JS)['x-unit'] = unit;
+    },
+  }) as JS;
 }
 
 export function generateSpecs(): OperationSpec[] {
@@ -84,13 +122,13 @@ export function generateSpecs(): OperationSpec[] {
     if (!e.cli) continue;
     const flags: FlagSpec[] = [];
     if (e.body) {
-      let js = z.toJSONSchema(e.body, { io: 'input', unrepresentable: 'any' }) as JS;
+      let js = jsonSchema(e.body);
       const branches = branchesOf(js);
       if (branches) js = mergeUnion(branches);
       for (const [k, v] of Object.entries(js.properties ?? {})) walk(v, [k], 'body', (js.required ?? []).includes(k), flags);
     }
     if (e.query) {
-      const js = z.toJSONSchema(e.query, { io: 'input', unrepresentable: 'any' }) as JS;
+      const js = jsonSchema(e.query);
       for (const [k, v] of Object.entries(js.properties ?? {})) {
         if (k === 'page' || k === 'per_page') continue;
         walk(v, [k], 'query', (js.required ?? []).includes(k), flags);
@@ -114,6 +152,7 @@ export function generateSpecs(): OperationSpec[] {
       hasBody: !!e.body,
       params: [...e.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => m[1]!),
       flags,
+      ...(e.list ? { pagination: { pageMax: PAGE_MAX, perPageMax: PER_PAGE_MAX, perPageDefault: PER_PAGE_DEFAULT } } : {}),
     });
   }
   return specs;

@@ -11,6 +11,22 @@ export interface FlagSpec {
   choices?: string[];
   required: boolean;
   description?: string;
+  /** the unit the contract states for a number ("cents", "seconds", "days") */
+  unit?: string;
+  /** the contract's ranges: numbers (inclusive) and string lengths */
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** the contract's default, when it has one */
+  default?: unknown;
+}
+
+/** The pagination of a list: ranges and default, from the contract. */
+export interface PaginationSpec {
+  pageMax: number;
+  perPageMax: number;
+  perPageDefault: number;
 }
 
 export interface OperationSpec {
@@ -34,4 +50,6 @@ export interface OperationSpec {
   /** path parameters, in order: become positional arguments */
   params: string[];
   flags: FlagSpec[];
+  /** lists only */
+  pagination?: PaginationSpec;
 }
