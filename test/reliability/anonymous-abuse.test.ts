@@ -1,0 +1,143 @@
+/**
+ * Anonymous abuse (issue 18 items 3, 4, 6 and 8) over real HTTP to listen(), with the default
+ * rate limits and `--trust-proxy 127.0.0.1` so that each party has its own address: while
+ * anonymous parties flood the publishable-key operation with refused tokenizations, the
+ * checkout with deep JSON, the API with wrong secrets and a max_uses link with PIX holds, the
+ * merchant's own secret-key traffic gets no 429 and no 5xx, and a real card buyer still pays
+ * the link. Figures: the merchant's request latency and /healthz during the attack.
+ */
+import { rmSync } from 'node:fs';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openRuntime, type Runtime } from '../../src/server/runtime.js';
+import { listen, type RunningServer } from '../../src/server/http.js';
+import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
+import { basic } from '../helpers/server.js';
+import { chargeBody } from '../helpers/money.js';
+import { memTempDir, report } from './helpers.js';
+
+let dir: string;
+let rt: Runtime;
+let server: RunningServer;
+let m: NewMerchant;
+let agent: Agent;
+/** the merchant's own connections (its requests never queue behind the attackers' in the client) */
+let own: Agent;
+beforeAll(async () => {
+  dir = memTempDir('mpay-abuse-');
+  rt = await openRuntime({ dataDir: dir, validateResponses: true, trustProxy: ['127.0.0.1'] });
+  m = await rt.deps.db.tx((q) => createMerchant(q, rt.deps, 'Loja Alvo', new Date()));
+  server = await listen(rt, '127.0.0.1', 0);
+  agent = new Agent({ connections: 64 });
+  own = new Agent({ connections: 4 });
+});
+afterAll(async () => {
+  await agent.close();
+  await own.close();
+  await server.close();
+  await rt.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function call(method: string, path: string, opts: { auth?: string; ip: string; body?: string; headers?: Record<string, string>; dispatcher?: Agent }) {
+  const started = performance.now();
+  const res = await request(`${server.url}${path}`, {
+    method: method as 'GET',
+    dispatcher: opts.dispatcher ?? agent,
+    headers: {
+      'x-forwarded-for': opts.ip,
+      ...(opts.auth ? { authorization: opts.auth } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json', origin: server.url } : {}),
+      ...opts.headers,
+    },
+    body: opts.body,
+  });
+  const text = await res.body.text();
+  let json: any = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.statusCode, json, ms: performance.now() - started };
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
+};
+const tally = (xs: { status: number }[]) =>
+  Object.entries(xs.reduce<Record<number, number>>((a, r) => ((a[r.status] = (a[r.status] ?? 0) + 1), a), {}))
+    .map(([s, n]) => `${n}×${s}`)
+    .join(' ');
+
+it("public-key, checkout and wrong-secret floods leave the merchant's secret-key traffic unaffected", async () => {
+  const sk = basic(m.public_key, m.secret_key);
+  const pk = basic(m.public_key, '');
+  const merchantIp = '192.0.2.10';
+  const link = await call('POST', '/v1/payment-links', {
+    auth: sk,
+    ip: merchantIp,
+    body: JSON.stringify({ title: 'Ingresso', product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 5000, max_uses: 3 }),
+  });
+  expect(link.status).toBe(201);
+  const linkId = link.json.data.id as string;
+  const tok = await call('POST', '/v1/tokens', {
+    auth: sk,
+    ip: merchantIp,
+    body: JSON.stringify({ card: { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' } }),
+  });
+  const token = tok.json.data.token as string;
+  const buyer = { name: 'Ana Souza', email: 'ana@example.com', tax_id: '52998224725', phone: '(11) 98765-4321' };
+  const deep = '['.repeat(500_000) + ']'.repeat(500_000);
+
+  const attack = Promise.all([
+    // 1. refused tokenizations with the public key (as from a checkout page), one address
+    Promise.all(Array.from({ length: 300 }, () => call('POST', '/v1/tokens', { auth: pk, ip: '198.51.100.1', body: '{}' }))),
+    // 2. deep JSON at the checkout, unauthenticated
+    Promise.all(Array.from({ length: 60 }, () => call('POST', `/checkout/${linkId}/pay`, { ip: '198.51.100.2', body: deep }))),
+    // 3. wrong secrets for the merchant's public key from a few addresses
+    Promise.all(Array.from({ length: 300 }, (_, i) => call('GET', '/v1/merchant', { auth: basic(m.public_key, `sk_test_guess${i}`), ip: `198.51.100.${10 + (i % 5)}` }))),
+    // 4. PIX holds on the max_uses link from one address
+    Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        call('POST', `/checkout/${linkId}/pay`, { ip: '198.51.100.3', body: JSON.stringify({ attempt_id: `hold-${i}-abcdef`, payment_method: 'pix', customer: buyer }) }),
+      ),
+    ),
+  ]);
+  // the merchant's own traffic, at the same time
+  const merchant: { status: number; ms: number }[] = [];
+  const health: number[] = [];
+  const merchantWork = (async () => {
+    for (let i = 0; i < 100; i++) {
+      merchant.push(await call('GET', '/v1/charges', { auth: sk, ip: merchantIp, dispatcher: own }));
+      if (i % 5 === 0) {
+        const body = JSON.stringify(chargeBody(1000, { payment_method: 'credit_card', payment_details: { token, installments: 1 } }));
+        merchant.push(await call('POST', '/v1/charges', { auth: sk, ip: merchantIp, body, headers: { 'idempotency-key': `abuse-${i}` }, dispatcher: own }));
+      }
+      if (i % 10 === 0) health.push((await call('GET', '/healthz', { ip: merchantIp, dispatcher: own })).ms);
+    }
+  })();
+  const [[tokens, deepJson, guesses, holds]] = await Promise.all([attack, merchantWork]);
+  const buyerPays = await call('POST', `/checkout/${linkId}/pay`, {
+    ip: '203.0.113.77',
+    body: JSON.stringify({ attempt_id: 'real-buyer-attempt', payment_method: 'credit_card', token, customer: buyer }),
+  });
+
+  const fiveXX = [...tokens, ...deepJson, ...guesses, ...holds, ...merchant].filter((r) => r.status >= 500).length;
+  report(
+    `anonymous abuse: tokens {} ${tally(tokens)}; deep JSON ${tally(deepJson)}; wrong secrets ${tally(guesses)}; PIX holds ${tally(holds)}; ` +
+      `merchant ${merchant.length} requests ${tally(merchant)} p50 ${pct(merchant.map((r) => r.ms), 50).toFixed(1)} ms max ${Math.max(...merchant.map((r) => r.ms)).toFixed(1)} ms; ` +
+      `/healthz max ${Math.max(...health).toFixed(1)} ms; card buyer ${buyerPays.status}; ${fiveXX} × 5xx`,
+  );
+  expect(fiveXX).toBe(0);
+  expect(merchant.every((r) => r.status === 200 || r.status === 201)).toBe(true);
+  expect(tokens.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+  expect(tokens.every((r) => r.status === 400 || r.status === 429)).toBe(true);
+  expect(deepJson.every((r) => r.status === 413 || r.status === 429)).toBe(true);
+  expect(guesses.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+  expect(guesses.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+  expect(holds.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  expect(buyerPays.status).toBe(201);
+  expect(buyerPays.json.data.status).toBe('captured');
+}, 120_000);
