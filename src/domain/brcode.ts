@@ -40,13 +40,14 @@ export interface DynamicBrCode {
   amountCents: number;
   merchantName: string;
   merchantCity: string;
-  /** transaction id, up to 25 of [A-Za-z0-9] (field 62.05) */
-  txid: string;
 }
 
-/** A dynamic, single-use BR Code (point of initiation 12) for an exact amount. */
+/**
+ * A dynamic, single-use BR Code (point of initiation 12) for an exact amount. The txid travels
+ * in the location's payload, so field 62.05 carries `***`, as the BCB manual requires of a
+ * dynamic code.
+ */
 export function buildBrCode(p: DynamicBrCode): string {
-  if (!/^[A-Za-z0-9]{1,25}$/.test(p.txid)) throw new RangeError('txid must be 1 to 25 letters or digits');
   const amount = `${Math.floor(p.amountCents / 100)}.${String(p.amountCents % 100).padStart(2, '0')}`;
   const body =
     tlv('00', '01') +
@@ -58,7 +59,7 @@ export function buildBrCode(p: DynamicBrCode): string {
     tlv('58', 'BR') +
     tlv('59', brCodeText(p.merchantName, 25)) +
     tlv('60', brCodeText(p.merchantCity, 15)) +
-    tlv('62', tlv('05', p.txid)) +
+    tlv('62', tlv('05', '***')) +
     '6304';
   return body + crc16ccitt(body);
 }

@@ -44,3 +44,5 @@ export const PIX_MAX_EXPIRES_IN_S = 30 * 86_400;
 export const PIX_EXPIRED = { failure_code: 'pix_expired', failure_reason: 'The PIX BR Code expired before it was paid' } as const;
 /** Host of the (sandbox) dynamic BR Code location. */
 export const PIX_LOCATION_HOST = 'pix.sandbox.mpay.dev';
+/** BR Code field 60 when the receiving seller has no address on file (merchants never do). */
+export const PIX_DEFAULT_CITY = 'SAO PAULO';

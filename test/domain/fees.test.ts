@@ -111,12 +111,12 @@ describe('PIX BR Code', () => {
   });
 
   it('builds a dynamic payload whose fields and CRC check out', () => {
-    const code = buildBrCode({ location: 'pix.example.com/v2/abc', amountCents: 123456, merchantName: 'Padaria São João Ltda', merchantCity: 'São Paulo', txid: 'ABC123' });
+    const code = buildBrCode({ location: 'pix.example.com/v2/abc', amountCents: 123456, merchantName: 'Padaria São João Ltda', merchantCity: 'São Paulo' });
     const { fields, crcValid } = parseBrCode(code);
     expect(crcValid).toBe(true);
     expect(fields).toMatchObject({ '00': '01', '01': '12', '52': '0000', '53': '986', '54': '1234.56', '58': 'BR', '59': 'PADARIA SAO JOAO LTDA', '60': 'SAO PAULO' });
     expect(fields['26']).toBe('0014br.gov.bcb.pix2522pix.example.com/v2/abc');
-    expect(fields['62']).toBe('0506ABC123');
+    expect(fields['62']).toBe('0503***'); // dynamic: the txid travels in the location (BCB manual)
     const tampered = code.replace('1234.56', '1234.57');
     expect(parseBrCode(tampered).crcValid).toBe(false);
   });

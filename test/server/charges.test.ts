@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokenize } from '../helpers/money.js';
 import { parseBrCode } from '../../src/domain/brcode.js';
+import { addressBody } from '../helpers/onboarding.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -117,6 +118,24 @@ describe('card charges', () => {
 });
 
 describe('pix charges', () => {
+  it('BR Code: field 62/05 is ***, the location is an immediate charge (/cob/), field 60 the city of the seller or the stated default (issue 14 item 11)', async () => {
+    const plain = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }))).body.data;
+    const a = parseBrCode(plain.pix.qr_code);
+    expect(a.crcValid).toBe(true);
+    expect(a.fields['62']).toBe('0503***');
+    const loc = parseBrCode(a.fields['26']!).fields['25']!;
+    expect(loc).toBe(`pix.sandbox.mpay.dev/v2/cob/${plain.id.replace(/-/g, '')}`);
+    expect(loc).not.toContain('/cobv/');
+    expect(a.fields['60']).toBe('SAO PAULO'); // the merchant has no address: the stated default
+    const sub = await addSubmerchant(env);
+    const addr = await env.call('POST', `/v1/submerchants/${sub.id}/addresses`, addressBody({ city: 'Ribeirão Preto', zip_code: '14010000' }));
+    expect(addr.status, JSON.stringify(addr.body)).toBe(201);
+    const forSub = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix', submerchant_id: sub.id }))).body.data;
+    const b = parseBrCode(forSub.pix.qr_code);
+    expect(b.crcValid).toBe(true);
+    expect(b.fields['60']).toBe('RIBEIRAO PRETO');
+  });
+
   it('returns a BR Code with a valid CRC, stays pending until paid, then credits the wallet net of 0.99 %', async () => {
     const r = await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }));
     expect(r.status, JSON.stringify(r.body)).toBe(201);

@@ -13,7 +13,7 @@ import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
 import { buildBrCode } from '../../domain/brcode.js';
-import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
+import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, RequestContext } from '../context.js';
@@ -286,14 +286,22 @@ export async function createCharge(ctx: RequestContext, body: ChargeCreate, orig
   let pix: { qr: string; expiresAt: string } | null = null;
   if (body.payment_method === 'pix') {
     const m = await ctx.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [ctx.merchantId]);
+    // field 60: the city of the seller the charge is for (its primary address, else its newest),
+    // or the stated default when it has none (a merchant has no address in mpay)
+    const place = body.submerchant_id
+      ? await ctx.db.get<{ city: string }>(
+          'SELECT city FROM submerchant_addresses WHERE submerchant_id = ? AND merchant_id = ? ORDER BY is_primary DESC, created_at DESC, id DESC LIMIT 1',
+          [body.submerchant_id, ctx.merchantId],
+        )
+      : undefined;
     const expiresIn = body.payment_details?.expires_in ?? PIX_DEFAULT_EXPIRES_IN_S;
     pix = {
       qr: buildBrCode({
-        location: `${PIX_LOCATION_HOST}/v2/cobv/${id.replace(/-/g, '')}`,
+        // an immediate charge (cob): the PSP's location for the payload, named by the txid
+        location: `${PIX_LOCATION_HOST}/v2/cob/${id.replace(/-/g, '')}`,
         amountCents: body.amount,
         merchantName: m?.name ?? 'MPAY',
-        merchantCity: 'SAO PAULO',
-        txid: id.replace(/-/g, '').slice(7),
+        merchantCity: place?.city ?? PIX_DEFAULT_CITY,
       }),
       expiresAt: iso(new Date(now.getTime() + expiresIn * 1000)),
     };
