@@ -5,6 +5,7 @@ import { EXIT, errorFormatOf, reportError, reportUsage, } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
+import { GROUPS, flagDescription, placeholder } from './help.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
@@ -17,10 +18,10 @@ export function version(): string {
 
 function groupFor(root: Command, words: string[]): Command {
   let cur = root;
-  for (const w of words) {
+  for (const [i, w] of words.entries()) {
     let next = cur.commands.find((c) => c.name() === w);
     if (!next) {
-      next = cur.command(w).description(`${w} commands`);
+      next = cur.command(w).description(GROUPS[words.slice(0, i + 1).join(' ')] ?? `${w} commands`);
       next.helpCommand(false);
     }
     cur = next;
@@ -34,31 +35,22 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   const cmd = parent.command(words[words.length - 1]!).description(spec.summary + (spec.sandbox ? ' (sandbox only)' : ''));
   for (const p of spec.params) cmd.argument(`<${p}>`);
   if (spec.hasBody) cmd.option('--input <file>', 'JSON body from a file, or - for stdin (flags win over it)');
-  if (spec.multipart) cmd.option('--file <path>', 'the file to upload');
+  if (spec.multipart) cmd.option('--file <path>', 'the file to upload (PDF, PNG or JPEG; required)');
   for (const f of spec.flags) {
-    const flag = f.type === 'boolean' ? `--${f.flag} [bool]` : `--${f.flag} <${f.type === 'json' ? 'json' : 'value'}>`;
-    const desc = [
-      f.description ?? '',
-      f.required ? '(required)' : '',
-      f.choices ? `one of: ${f.choices.join(', ')}` : '',
-      f.type === 'string[]' ? '(repeatable or comma-separated)' : '',
-      f.type === 'json' ? '(JSON)' : '',
-    ]
-      .filter(Boolean)
-      .join(' ');
-    const o = new Option(flag, desc);
+    const o = new Option(`--${f.flag} ${placeholder(f)}`, flagDescription(f));
     if (f.type === 'string[]') o.argParser((v: string, prev: string[] = []) => [...prev, v]);
     cmd.addOption(o);
   }
   if (spec.raw) cmd.option('--out <file>', 'write the bytes to this file instead of stdout');
   if (spec.waitWith) {
     cmd.option('--wait', 'wait until the record leaves pending (exit 1 if it ends failed)');
-    cmd.option('--timeout <seconds>', 'how long --wait waits', '300');
+    cmd.option('--timeout <seconds>', 'how long --wait waits, in seconds', '300');
   }
   if (spec.list) {
-    cmd.option('--page <n>', 'page number (from 1)');
-    cmd.option('--per-page <n>', 'records per page (1-100, default 20)');
-    cmd.option('--all', 'walk every page');
+    const p = spec.pagination;
+    cmd.option('--page <n>', `page number (1 to ${p?.pageMax ?? 1_000_000}; default 1)`);
+    cmd.option('--per-page <n>', `records per page (1 to ${p?.perPageMax ?? 100}; default ${p?.perPageDefault ?? 20}, ${p?.perPageMax ?? 100} with --all)`);
+    cmd.option('--all', 'fetch every page (a progress line on a terminal)');
   }
   cmd.addHelpText('after', `\nExample:\n  $ ${spec.example}\n`);
   cmd.action(
@@ -87,6 +79,8 @@ export function buildProgram(deps: CliDeps): Command {
     .option('--idempotency-key <key>', 'Idempotency-Key header for a POST')
     .option('--yes', 'do not ask for confirmation')
     .showSuggestionAfterError(true)
+    // every leaf's help lists the global flags too
+    .configureHelp({ showGlobalOptions: true })
     .configureOutput({
       writeOut: (s) => deps.io.out(s),
       writeErr: (s) => deps.io.err(s),
@@ -118,10 +112,63 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
   return program;
 }
 
+/** Global options that take a value (skipped when walking a command line's words). */
+const VALUE_OPTIONS = new Set(['-o', '--output', '--profile', '--base-url', '--data-dir', '--color', '--idempotency-key']);
+
+/** Edit distance (Levenshtein) between two short words, for "did you mean". */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * Help as people ask for it: `mpay help charges create` is `mpay charges create --help`. A verb
+ * that does not exist (`mpay links delete`, with or without --help) is an unknown command,
+ * named with its group, with the nearest verbs or the group's verbs: returned as `unknown`.
+ */
+export function helpArgs(program: Command, argv: string[]): { args: string[]; unknown?: string } {
+  const args = argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv;
+  let cur = program;
+  const path: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const w = args[i]!;
+    if (w === '--') break;
+    if (w.startsWith('-')) {
+      if (VALUE_OPTIONS.has(w)) i++;
+      continue;
+    }
+    const verbs = cur.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
+    if (!verbs.length) break;
+    const next = cur.commands.find((c) => c.name() === w || c.aliases().includes(w));
+    if (!next) {
+      if (cur === program && w === 'help') break;
+      const names = verbs.map((c) => c.name());
+      const near = names.filter((n) => distance(n, w) <= Math.max(2, Math.floor(w.length / 3)) || n.startsWith(w) || w.startsWith(n));
+      const where = ['mpay', ...path].join(' ');
+      const hint = near.length ? `(Did you mean ${near.join(' or ')}?)` : `(Did you mean one of: ${names.join(', ')}? See \`${where} --help\`.)`;
+      return { args, unknown: `error: unknown command '${w}' for '${where}'\n${hint}\n` };
+    }
+    path.push(next.name());
+    cur = next;
+  }
+  return { args };
+}
+
 /** Runs the CLI on argv (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: IO = processIO(), openTarget?: CliDeps['openTarget']): Promise<number> {
   const deps: CliDeps = { io, exitCode: EXIT.ok, openTarget, errorFormat: errorFormatOf(argv) };
   const program = buildProgram(deps);
+  const h = helpArgs(program, argv);
+  if (h.unknown) {
+    reportUsage(io, deps.errorFormat, h.unknown);
+    return EXIT.usage;
+  }
+  argv = h.args;
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;
