@@ -5,7 +5,7 @@
  */
 import { apiKeyEndpoints } from './resources/apiKeys.js';
 import { tokenEndpoints } from './resources/tokens.js';
-import { systemEndpoints } from './resources/system.js';
+import { merchantEndpoints } from './resources/merchant.js';
 import { pinEndpoints } from './resources/pin.js';
 import { withdrawalEndpoints } from './resources/withdrawals.js';
 import { recipientEndpoints } from './resources/recipients.js';
@@ -26,7 +26,7 @@ export * from './endpoint.js';
 export * from './events.js';
 export * from './resources/apiKeys.js';
 export * from './resources/tokens.js';
-export * from './resources/system.js';
+export * from './resources/merchant.js';
 export * from './resources/pin.js';
 export * from './resources/withdrawals.js';
 export * from './resources/recipients.js';
@@ -42,7 +42,7 @@ export * from './filters.js';
 export * from './resources/checkout.js';
 
 export const endpoints = [
-  ...systemEndpoints,
+  ...merchantEndpoints,
   ...apiKeyEndpoints,
   ...tokenEndpoints,
   ...pinEndpoints,

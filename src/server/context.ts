@@ -1,5 +1,6 @@
 import type { Context as HonoContext } from 'hono';
 import type { Endpoint, ItemOut, BodyOut, QueryOut } from '../contract/endpoint.js';
+import type { endpoints } from '../contract/index.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { Db } from '../store/db.js';
 import type { FileStore } from '../store/files.js';
@@ -140,3 +141,10 @@ export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promis
 
 /** One handler per endpoint id of a group of endpoints. */
 export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> };
+
+/** The endpoint of the contract with this id. */
+export type EndpointFor<Id extends (typeof endpoints)[number]['id']> = Extract<(typeof endpoints)[number], { id: Id }>;
+/** The parsed body of an endpoint, as a service takes it. */
+export type BodyFor<Id extends (typeof endpoints)[number]['id']> = BodyOut<EndpointFor<Id>>;
+/** The parsed query of an endpoint, as a service takes it. */
+export type QueryFor<Id extends (typeof endpoints)[number]['id']> = QueryOut<EndpointFor<Id>>;

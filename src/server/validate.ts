@@ -62,7 +62,7 @@ export function protoKeyPaths(value: unknown): string[] {
       for (let i = v.length - 1; i >= 0; i--) stack.push({ v: v[i], key: i, parent: n });
       continue;
     }
-    if (Object.prototype.hasOwnProperty.call(v, '__proto__')) found.push(fieldOf([...pathOf(n), '__proto__']));
+    if (Object.hasOwn(v, '__proto__')) found.push(fieldOf([...pathOf(n), '__proto__']));
     const keys = Object.keys(v);
     for (let i = keys.length - 1; i >= 0; i--) if (keys[i] !== '__proto__') stack.push({ v: (v as Record<string, unknown>)[keys[i]!], key: keys[i]!, parent: n });
   }

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without type declarations
 import { checkImports } from '../../scripts/check-imports.mjs';
@@ -23,4 +25,14 @@ describe('import structure of src/ (scripts/check-imports.mjs)', () => {
     expect(r.cycles.map((c) => c.join(' -> '))).toEqual([]);
     expect(r.violations).toEqual([]);
   }, 60_000);
+});
+
+describe('services are free of HTTP', () => {
+  it('no module of src/server/services takes the request context or imports Hono', () => {
+    const dir = join(import.meta.dirname, '../../src/server/services');
+    const offenders = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .filter((f) => /\bRequestContext\b|from 'hono'|\.req\.headers/.test(readFileSync(join(dir, f), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
 });

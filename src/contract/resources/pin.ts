@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { merchant } from './system.js';
+import { merchant } from './merchant.js';
 import { PIN_RE, weakPinReason } from '../../domain/pin.js';
 
 /** A 4-digit transaction PIN as presented (to check against the stored one). */

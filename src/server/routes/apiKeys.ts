@@ -34,7 +34,7 @@ export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
   'apiKeys.create': async (ctx, { body }) => {
     const keys = generateKeyPair(ctx.deps.mode);
     const id = ctx.deps.ids();
-    const ts = ctx.deps.clock.now().toISOString();
+    const ts = ctx.now().toISOString();
     await ctx.db.tx(async (q) => {
       // the merchant's row, locked, serializes creations: the cap holds under concurrency
       await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
@@ -75,7 +75,7 @@ export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
       if (Number(active?.n) <= 1) {
         throw new ApiError('conflict', 'Cannot revoke the last active API key; create another key first');
       }
-      await q.run('UPDATE api_keys SET is_active = 0, revoked_at = ? WHERE id = ?', [ctx.deps.clock.now().toISOString(), row.id]);
+      await q.run('UPDATE api_keys SET is_active = 0, revoked_at = ? WHERE id = ?', [ctx.now().toISOString(), row.id]);
       return toRecord({ ...row, is_active: 0 });
     });
   },

@@ -5,18 +5,32 @@
  */
 import type { Hono } from 'hono';
 import type { checkoutEndpoints } from '../../contract/resources/checkout.js';
-import type { AppDeps, AppEnv, Handlers } from '../context.js';
+import type { AppDeps, AppEnv, Handlers, RequestContext } from '../context.js';
+import { ApiError } from '../errors.js';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A cross-site request to the public operations is refused: the page is same-origin with them. */
+function assertSameOrigin(ctx: RequestContext): void {
+  const site = ctx.req.headers.get('sec-fetch-site');
+  const origin = ctx.req.headers.get('origin');
+  const own = new Set([new URL(ctx.baseUrl).origin, new URL(ctx.req.url).origin]);
+  if (site === 'cross-site' || (origin !== null && !own.has(origin))) {
+    throw new ApiError('forbidden', 'Checkout operations are only accepted from the checkout page itself');
+  }
+}
 
 export const checkoutHandlers: Handlers<typeof checkoutEndpoints> = {
   'checkout.pay': async (ctx, { params, body }) => {
     const { payLink } = await import('../services/checkout.js');
-    return payLink(ctx, params.id!, body);
+    assertSameOrigin(ctx);
+    // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
+    return payLink(ctx.deps, params.id!, body, { clientIp: ctx.clientIp, baseUrl: ctx.baseUrl });
   },
   'checkout.chargeStatus': async (ctx, { params }) => {
-    const { linkChargeStatus } = await import('../services/checkout.js');
-    return linkChargeStatus(ctx, params.id!, params.charge_id!);
+    const { linkChargeStatus, takeCheckoutToken } = await import('../services/checkout.js');
+    takeCheckoutToken(ctx.deps, 'pollPerIp', ctx.clientIp);
+    return linkChargeStatus(ctx.deps, params.id!, params.charge_id!);
   },
 };
 

@@ -7,7 +7,7 @@
 import type { Hono } from 'hono';
 import type { AppDeps, AppEnv } from '../context.js';
 import { apiKeyHandlers } from './apiKeys.js';
-import { systemHandlers } from './system.js';
+import { merchantHandlers } from './merchant.js';
 import { tokenHandlers } from './tokens.js';
 import { pinHandlers } from './pin.js';
 import { withdrawalHandlers } from './withdrawals.js';
@@ -23,7 +23,7 @@ import { sandboxWalletHandlers } from './sandboxWallet.js';
 import { checkoutHandlers, checkoutRoutes } from './checkout.js';
 
 export const handlers = {
-  ...systemHandlers,
+  ...merchantHandlers,
   ...apiKeyHandlers,
   ...tokenHandlers,
   ...pinHandlers,

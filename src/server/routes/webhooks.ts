@@ -1,219 +1,28 @@
-import type { webhookEndpoints, WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
-import { assertTransition } from '../../domain/lifecycle.js';
-import type { Queryable, } from '../../store/db.js';
-import { cancelEndpointDeliveries } from '../webhooks/delivery.js';
-import { checkTarget } from '../webhooks/netguard.js';
-import { generateSecret } from '../webhooks/signature.js';
-import type { Handlers, RequestContext } from '../context.js';
-import { ApiError, invalid, notFound } from '../errors.js';
-import { listPage } from '../lists.js';
-
-interface EndpointRow {
-  id: string;
-  url: string;
-  events: string;
-  status: 'active' | 'disabled';
-  created_at: string;
-  updated_at: string;
-}
-
-const EP_COLS = 'id, url, events, status, created_at, updated_at';
-
-function toEndpoint(r: EndpointRow): WebhookEndpoint {
-  return {
-    id: r.id,
-    url: r.url,
-    has_secret: true,
-    events: JSON.parse(r.events) as string[],
-    status: r.status,
-    created_at: r.created_at,
-    updated_at: r.updated_at,
-  };
-}
-
-interface LogRow {
-  id: string;
-  webhook_endpoint_id: string;
-  event_id: string;
-  charge_id: string | null;
-  event_name: string;
-  postback_url: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempt: number;
-  max_attempts: number;
-  response_status_code: number | null;
-  response_body: string | null;
-  error_message: string | null;
-  next_retry_at: string | null;
-  delivered_at: string | null;
-  created_at: string;
-}
-
-const LOG_COLS =
-  'id, webhook_endpoint_id, event_id, charge_id, event_name, postback_url, status, attempt, max_attempts, response_status_code, response_body, error_message, next_retry_at, delivered_at, created_at';
-
-function toLog(r: LogRow): WebhookDeliveryLog {
-  return {
-    ...r,
-    attempt: Number(r.attempt),
-    max_attempts: Number(r.max_attempts),
-    response_status_code: r.response_status_code === null ? null : Number(r.response_status_code),
-  };
-}
-
-/** In production, a URL whose host is or resolves to a loopback/private/link-local/metadata address is refused. */
-async function assertSafeUrl(ctx: RequestContext, url: string): Promise<void> {
-  const blocked = await checkTarget(new URL(url), ctx.deps.mode);
-  if (blocked) throw invalid('url', blocked.message);
-}
-
-async function liveEndpoint(ctx: RequestContext, id: string, lock: boolean, q: Queryable = ctx.db): Promise<EndpointRow> {
-  const row = await q.get<EndpointRow>(
-    `SELECT ${EP_COLS} FROM webhook_endpoints WHERE id = ? AND merchant_id = ? AND deleted_at IS NULL${lock ? q.dialect.forUpdate : ''}`,
-    [id, ctx.merchantId],
-  );
-  if (!row) throw notFound('Webhook endpoint');
-  return row;
-}
+import type { webhookEndpoints } from '../../contract/resources/webhooks.js';
+import type { Handlers } from '../context.js';
+import {
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  listDeliveryLogs,
+  listEndpoints,
+  redeliver,
+  updateEndpoint,
+} from '../services/webhookEndpoints.js';
 
 export const webhookHandlers: Handlers<typeof webhookEndpoints> = {
-  'webhookEndpoints.create': async (ctx, { body }) => {
-    await assertSafeUrl(ctx, body.url);
-    const secret = generateSecret();
-    const id = ctx.deps.ids();
-    const ts = ctx.now().toISOString();
-    await ctx.db.run(
-      `INSERT INTO webhook_endpoints (id, merchant_id, url, secret_enc, events, status, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`,
-      [id, ctx.merchantId, body.url, ctx.deps.keyring.encrypt(secret), JSON.stringify(body.events), ts, ts],
-    );
-    const { has_secret: _omit, ...rec } = toEndpoint(await liveEndpoint(ctx, id, false));
-    return { ...rec, secret };
-  },
-
-  'webhookEndpoints.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'webhook_endpoints',
-      select: EP_COLS,
-      filters: [['merchant_id = ?', ctx.merchantId], ['deleted_at IS NULL'], ['status = ?', query.status]],
-      page,
-      map: toEndpoint,
-    }),
-
-  'webhookEndpoints.get': async (ctx, { params }) => toEndpoint(await liveEndpoint(ctx, params.id!, false)),
-
-  'webhookEndpoints.update': async (ctx, { params, body }) => {
-    if (body.url !== undefined) await assertSafeUrl(ctx, body.url);
-    return ctx.db.tx(async (q) => {
-      const row = await liveEndpoint(ctx, params.id!, true, q);
-      const ts = ctx.now().toISOString();
-      const next = { ...row };
-      if (body.status !== undefined && body.status !== row.status) {
-        assertTransition('webhook_endpoint', row.status, body.status);
-        next.status = body.status;
-        if (body.status === 'disabled') await cancelEndpointDeliveries(q, row.id, ts, 'the endpoint was disabled');
-      }
-      if (body.url !== undefined) next.url = body.url;
-      if (body.events !== undefined) next.events = JSON.stringify(body.events);
-      next.updated_at = ts;
-      await q.run('UPDATE webhook_endpoints SET url = ?, events = ?, status = ?, disabled_reason = ?, updated_at = ? WHERE id = ?', [
-        next.url,
-        next.events,
-        next.status,
-        next.status === 'disabled' ? 'disabled by PATCH' : null,
-        ts,
-        row.id,
-      ]);
-      return toEndpoint(next);
-    });
-  },
-
-  'webhookEndpoints.delete': async (ctx, { params }) =>
-    ctx.db.tx(async (q) => {
-      const row = await liveEndpoint(ctx, params.id!, true, q);
-      const ts = ctx.now().toISOString();
-      if (row.status === 'active') assertTransition('webhook_endpoint', 'active', 'disabled');
-      await q.run("UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'deleted', deleted_at = ?, updated_at = ? WHERE id = ?", [
-        ts,
-        ts,
-        row.id,
-      ]);
-      await cancelEndpointDeliveries(q, row.id, ts, 'the endpoint was deleted');
-      return toEndpoint({ ...row, status: 'disabled', updated_at: ts });
-    }),
-
-  'webhookDeliveryLogs.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'webhook_delivery_logs',
-      select: LOG_COLS,
-      filters: [
-        ['merchant_id = ?', ctx.merchantId],
-        ['status = ?', query.status],
-        ['event_name = ?', query.event_name],
-        ['webhook_endpoint_id = ?', query.webhook_endpoint_id],
-        ['charge_id = ?', query.charge_id],
-        ['event_id = ?', query.event_id],
-      ],
-      page,
-      map: toLog,
-    }),
-
+  'webhookEndpoints.create': (ctx, { body }) => createEndpoint(ctx, body),
+  'webhookEndpoints.list': (ctx, { query, page }) => listEndpoints(ctx, query, page),
+  'webhookEndpoints.get': (ctx, { params }) => getEndpoint(ctx, params.id!),
+  'webhookEndpoints.update': (ctx, { params, body }) => updateEndpoint(ctx, params.id!, body),
+  'webhookEndpoints.delete': (ctx, { params }) => deleteEndpoint(ctx, params.id!),
+  'webhookDeliveryLogs.list': (ctx, { query, page }) => listDeliveryLogs(ctx, query, page),
   'webhookDeliveryLogs.retry': async (ctx, { params }) => {
-    const out = await ctx.db.tx(async (q) => {
-      const log = await q.get<{ delivery_id: string }>('SELECT delivery_id FROM webhook_delivery_logs WHERE id = ? AND merchant_id = ?', [
-        params.id!,
-        ctx.merchantId,
-      ]);
-      if (!log) throw notFound('Delivery log');
-      const d = await q.get<{
-        id: string;
-        endpoint_id: string;
-        event_id: string;
-        event_type: string;
-        charge_id: string | null;
-        state: string;
-        attempts: number;
-        max_attempts: number;
-        lease_owner: string | null;
-        lease_until: string | null;
-        pending_log_id: string | null;
-      }>(`SELECT * FROM webhook_deliveries WHERE id = ?${q.dialect.forUpdate}`, [log.delivery_id]);
-      if (!d) throw notFound('Delivery log');
-      if (d.pending_log_id) {
-        ctx.status = 200;
-        ctx.message = 'A redelivery is already pending';
-        return { reuse: d.pending_log_id };
-      }
-      const ep = await q.get<{ url: string; status: string; deleted_at: string | null }>(
-        'SELECT url, status, deleted_at FROM webhook_endpoints WHERE id = ?',
-        [d.endpoint_id],
-      );
-      if (!ep || ep.deleted_at) throw new ApiError('invalid_state', 'The webhook endpoint of this delivery was deleted; it cannot be redelivered');
-      if (ep.status !== 'active') {
-        throw new ApiError('invalid_state', "The webhook endpoint of this delivery is disabled; enable it (PATCH status 'active') before redelivering");
-      }
-      if (d.lease_owner && d.lease_until && d.lease_until > ctx.deps.clock.now().toISOString()) {
-        throw new ApiError('conflict', 'An attempt of this delivery is in progress; retry when it has finished');
-      }
-      const ts = ctx.now().toISOString();
-      const attempt = Number(d.attempts) + 1;
-      // a finished delivery gets exactly one more attempt; one still retrying keeps its schedule
-      const maxAttempts = d.state === 'scheduled' ? Math.max(Number(d.max_attempts), attempt) : attempt;
-      const id = ctx.deps.ids();
-      await q.run(
-        `INSERT INTO webhook_delivery_logs (id, merchant_id, delivery_id, webhook_endpoint_id, event_id, charge_id, event_name, postback_url,
-           status, attempt, max_attempts, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
-        [id, ctx.merchantId, d.id, d.endpoint_id, d.event_id, d.charge_id, d.event_type, ep.url, attempt, maxAttempts, ts],
-      );
-      await q.run('UPDATE webhook_delivery_logs SET next_retry_at = ? WHERE delivery_id = ? AND next_retry_at IS NOT NULL', [ts, d.id]);
-      await q.run(
-        "UPDATE webhook_deliveries SET state = 'scheduled', next_attempt_at = ?, max_attempts = ?, pending_log_id = ?, updated_at = ? WHERE id = ?",
-        [ts, maxAttempts, id, ts, d.id],
-      );
-      return { reuse: id };
-    });
-    const row = await ctx.db.get<LogRow>(`SELECT ${LOG_COLS} FROM webhook_delivery_logs WHERE id = ?`, [out.reuse]);
-    return toLog(row!);
+    const { record, created } = await redeliver(ctx, params.id!);
+    if (!created) {
+      ctx.status = 200;
+      ctx.message = 'A redelivery is already pending';
+    }
+    return record;
   },
 };

@@ -10,7 +10,7 @@ import type { Anticipation } from '../../contract/resources/receivables.js';
 import { anticipationFee, daysUntil } from '../../domain/fees.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
-import type { RequestContext } from '../context.js';
+import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../errors.js';
 import type { ReceivableRow } from './charges.js';
 import { emitEvent } from './events.js';
@@ -69,7 +69,7 @@ async function ownerWallet(q: Queryable, merchantId: string, submerchantId: stri
   return w.id;
 }
 
-export async function createAnticipation(ctx: RequestContext, body: AnticipationRequest): Promise<Anticipation> {
+export async function createAnticipation(ctx: ServiceContext, body: AnticipationRequest): Promise<Anticipation> {
   const now = ctx.now();
   const ts = now.toISOString();
   const { deps } = ctx;

@@ -16,7 +16,7 @@ import { buildBrCode } from '../../domain/brcode.js';
 import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
-import type { AppDeps, RequestContext } from '../context.js';
+import type { AppDeps, ServiceContext } from '../context.js';
 import type { DueContext } from '../context.js';
 import { DUE_BATCH } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
@@ -238,7 +238,7 @@ export interface ChargeOrigin {
  * `origin` (the hosted checkout) the charge remembers its payment link, whose use is counted
  * when the charge is captured.
  */
-export async function createCharge(ctx: RequestContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<Charge> {
+export async function createCharge(ctx: ServiceContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<Charge> {
   const { deps } = ctx;
   const now = ctx.now();
   // the contract's schemas refuse it already; this keeps the one cap for any caller of the service
@@ -569,7 +569,7 @@ async function payReceivable(
 }
 
 /** Sandbox: the buyer pays a pending PIX charge. */
-export async function payPixCharge(ctx: RequestContext, id: string): Promise<Charge> {
+export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Charge> {
   const now = ctx.now();
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
@@ -591,7 +591,7 @@ export async function payPixCharge(ctx: RequestContext, id: string): Promise<Cha
  * paid receivable, the net minus the anticipation fee of an anticipated one. A wallet that
  * cannot cover its debit refuses the whole refund with insufficient_funds. Event charge.refunded.
  */
-export async function refundCharge(ctx: RequestContext, id: string): Promise<Charge> {
+export async function refundCharge(ctx: ServiceContext, id: string): Promise<Charge> {
   const now = ctx.now();
   const ts = iso(now);
   const { deps } = ctx;

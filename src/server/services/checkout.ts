@@ -15,7 +15,7 @@
 import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
-import type { AppDeps, CheckoutRateLimit, RequestContext } from '../context.js';
+import type { AppDeps, CheckoutRateLimit } from '../context.js';
 import { serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
@@ -65,16 +65,6 @@ export async function loadPublicLink(deps: AppDeps, id: string): Promise<PublicL
     status: effectiveStatus(row, now),
     methods: json.from<Array<'credit_card' | 'pix'>>(row.allowed_payment_methods, []),
   };
-}
-
-/** A cross-site request to the public operations is refused: the page is same-origin with them. */
-function assertSameOrigin(ctx: RequestContext): void {
-  const site = ctx.req.headers.get('sec-fetch-site');
-  const origin = ctx.req.headers.get('origin');
-  const own = new Set([new URL(ctx.baseUrl).origin, new URL(ctx.req.url).origin]);
-  if (site === 'cross-site' || (origin !== null && !own.has(origin))) {
-    throw new ApiError('forbidden', 'Checkout operations are only accepted from the checkout page itself');
-  }
 }
 
 /** Rules of the request against the link (400s), checked before anything is written. */
@@ -143,9 +133,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * (the link's submerchant split, its product_type, one item named after the link), exactly
  * once per attempt_id: a retry of the same attempt replays the first answer.
  */
-export async function payLink(ctx: RequestContext, linkId: string, body: CheckoutPayRequest): Promise<Response> {
-  const { deps } = ctx;
-  assertSameOrigin(ctx);
+export async function payLink(
+  deps: AppDeps,
+  linkId: string,
+  body: CheckoutPayRequest,
+  from: { clientIp: string; baseUrl?: string },
+): Promise<Response> {
   // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
   const link = await loadPublicLink(deps, linkId);
   if (!link) throw notFound('Payment link');
@@ -156,7 +149,7 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
   const key = `checkout ${linkId} ${body.attempt_id}`; // a space: never a valid Idempotency-Key header, so never a merchant's key
   const outcome = await withIdempotency(deps, merchantId, key, requestHash(deps, 'POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))), async () => {
     assertLinkPayable(link.row, link.now);
-    const mctx: RequestContext = { ...ctx, merchantId, apiKeyId: '', now: () => new Date(deps.clock.now().getTime() + link.clockOffsetMs) };
+    const mctx = serviceContext(deps, merchantId, link.clockOffsetMs, from.baseUrl);
     const now = mctx.now();
     const tax = body.customer.tax_id;
     const charge: ChargeCreate = {
@@ -170,7 +163,7 @@ export async function payLink(ctx: RequestContext, linkId: string, body: Checkou
         ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
         : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
     } as ChargeCreate;
-    const client = deps.keyring.requestHash('checkout client\n', ctx.clientIp);
+    const client = deps.keyring.requestHash('checkout client\n', from.clientIp);
     const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
     let created;
     try {
@@ -263,9 +256,7 @@ async function reserveUse(
 }
 
 /** GET /checkout/{id}/charges/{charge_id}: the status of a payment made through this link, nothing more. */
-export async function linkChargeStatus(ctx: RequestContext, linkId: string, chargeId: string): Promise<CheckoutChargeStatus> {
-  const { deps } = ctx;
-  takeCheckoutToken(deps, 'pollPerIp', ctx.clientIp);
+export async function linkChargeStatus(deps: AppDeps, linkId: string, chargeId: string): Promise<CheckoutChargeStatus> {
   const link = await deps.db.get<{ merchant_id: string; redirect_url: string | null; clock_offset_ms: number }>(
     'SELECT l.merchant_id, l.redirect_url, m.clock_offset_ms FROM payment_links l JOIN merchants m ON m.id = l.merchant_id WHERE l.id = ?',
     [linkId],

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../store/db.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import type { Keyring } from '../keyring.js';
-import type { Mode } from '../context.js';
+import type { Merchant } from '../../contract/resources/merchant.js';
+import type { Mode, ServiceContext } from '../context.js';
+import { notFound } from '../errors.js';
 import { createWallet } from './wallets.js';
 
 export interface KeyPair {
@@ -43,4 +45,24 @@ export async function createMerchant(
     [deps.ids(), merchantId, keys.public_key, deps.keyring.hashSecret(keys.secret_key), ts],
   );
   return { merchant_id: merchantId, wallet_id: walletId, ...keys };
+}
+
+/** The merchant record of GET /v1/merchant. */
+export async function merchantRecord(ctx: ServiceContext): Promise<Merchant> {
+  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; created_at: string; wallet_id: string }>(
+    `SELECT m.id, m.name, m.pin_hash, m.created_at, w.id AS wallet_id
+       FROM merchants m JOIN wallets w ON w.owner_type = 'merchant' AND w.owner_id = m.id
+      WHERE m.id = ?`,
+    [ctx.merchantId],
+  );
+  if (!m) throw notFound('Merchant');
+  return {
+    id: m.id,
+    name: m.name,
+    wallet_id: m.wallet_id,
+    pin_enabled: !!m.pin_hash,
+    mode: ctx.deps.mode,
+    clock: ctx.now().toISOString(),
+    created_at: m.created_at,
+  };
 }

@@ -1,32 +1,13 @@
-import type { Merchant } from '../../contract/resources/system.js';
+import type { Merchant } from '../../contract/resources/merchant.js';
+import { merchantRecord } from './merchants.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
-import type { RequestContext } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import type { ServiceContext } from '../context.js';
+import { ApiError, } from '../errors.js';
 
 interface PinRow {
   pin_hash: string | null;
   pin_failed_attempts: number;
   pin_locked_until: string | null;
-}
-
-/** The merchant record of GET /v1/merchant. */
-export async function merchantRecord(ctx: RequestContext): Promise<Merchant> {
-  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; created_at: string; wallet_id: string }>(
-    `SELECT m.id, m.name, m.pin_hash, m.created_at, w.id AS wallet_id
-       FROM merchants m JOIN wallets w ON w.owner_type = 'merchant' AND w.owner_id = m.id
-      WHERE m.id = ?`,
-    [ctx.merchantId],
-  );
-  if (!m) throw notFound('Merchant');
-  return {
-    id: m.id,
-    name: m.name,
-    wallet_id: m.wallet_id,
-    pin_enabled: !!m.pin_hash,
-    mode: ctx.deps.mode,
-    clock: ctx.now().toISOString(),
-    created_at: m.created_at,
-  };
 }
 
 /**
@@ -36,7 +17,7 @@ export async function merchantRecord(ctx: RequestContext): Promise<Merchant> {
  * clock), so 10 000 combinations cannot be tried. The failure count is written in its own
  * transaction: the refused operation itself changes nothing.
  */
-export async function checkPin(ctx: RequestContext, given: string | undefined, field = 'pin'): Promise<{ enabled: boolean }> {
+export async function checkPin(ctx: ServiceContext, given: string | undefined, field = 'pin'): Promise<{ enabled: boolean }> {
   const row = await ctx.db.get<PinRow>('SELECT pin_hash, pin_failed_attempts, pin_locked_until FROM merchants WHERE id = ?', [ctx.merchantId]);
   if (!row?.pin_hash) return { enabled: false };
   const now = ctx.deps.clock.now();
@@ -76,21 +57,21 @@ export async function checkPin(ctx: RequestContext, given: string | undefined, f
   ]);
 }
 
-export async function setPin(ctx: RequestContext, pin: string, currentPin: string | undefined): Promise<Merchant> {
+export async function setPin(ctx: ServiceContext, pin: string, currentPin: string | undefined): Promise<Merchant> {
   await checkPin(ctx, currentPin, 'current_pin');
   await ctx.db.run('UPDATE merchants SET pin_hash = ?, pin_failed_attempts = 0, pin_locked_until = NULL, updated_at = ? WHERE id = ?', [
     ctx.deps.keyring.hashSecret(pin),
-    ctx.deps.clock.now().toISOString(),
+    ctx.now().toISOString(),
     ctx.merchantId,
   ]);
   return merchantRecord(ctx);
 }
 
-export async function disablePin(ctx: RequestContext, currentPin: string): Promise<Merchant> {
+export async function disablePin(ctx: ServiceContext, currentPin: string): Promise<Merchant> {
   const { enabled } = await checkPin(ctx, currentPin, 'current_pin');
   if (!enabled) throw new ApiError('invalid_state', 'The merchant has no transaction PIN to disable');
   await ctx.db.run('UPDATE merchants SET pin_hash = NULL, pin_failed_attempts = 0, pin_locked_until = NULL, updated_at = ? WHERE id = ?', [
-    ctx.deps.clock.now().toISOString(),
+    ctx.now().toISOString(),
     ctx.merchantId,
   ]);
   return merchantRecord(ctx);

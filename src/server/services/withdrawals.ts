@@ -5,7 +5,7 @@ import { withdrawalFee, type WithdrawalType } from '../../domain/payouts.js';
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../../domain/sandboxPayouts.js';
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
-import type { AppDeps, RequestContext } from '../context.js';
+import type { AppDeps, ServiceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { faultPoint } from './faults.js';
@@ -131,7 +131,7 @@ function destinationOf(type: string, details: Record<string, string>): Destinati
  * of it back. A UNIQUE (merchant_id, idempotency_key) constraint settles races between
  * processes that both passed the lookup.
  */
-export async function createWithdrawal(ctx: RequestContext, body: WithdrawalCreate): Promise<{ record: Withdrawal; created: boolean }> {
+export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCreate): Promise<{ record: Withdrawal; created: boolean }> {
   await checkPin(ctx, body.pin);
   const hash = withdrawalRequestHash(body);
   const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);

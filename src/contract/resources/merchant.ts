@@ -14,7 +14,7 @@ export const merchant = z.object({
 });
 export type Merchant = z.infer<typeof merchant>;
 
-export const systemEndpoints = [
+export const merchantEndpoints = [
   endpoint({
     id: 'merchant.get',
     method: 'GET',

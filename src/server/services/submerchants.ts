@@ -1,0 +1,479 @@
+/**
+ * Submerchants of a merchant and their onboarding: creation (tax id rules), addresses, partners
+ * (the participation rule: at most 100 % between them; the same document updates the partner),
+ * documents (a new one of a type replaces the previous), the upload / file-store protocol and
+ * downloads, requirements, and the sandbox review. Routes parse and shape; the work is here.
+ */
+import { readFile, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
+import { birthDateProblem } from '../../domain/brazil.js';
+import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
+import { assertTransition } from '../../domain/lifecycle.js';
+import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
+import { taxIdProblem } from '../../domain/taxid.js';
+import { UniqueViolation, type Queryable } from '../../store/db.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import { ApiError, invalid, notFound } from '../errors.js';
+import { emitEvent } from './events.js';
+import {
+  ADDRESS_COLS,
+  DOCUMENT_COLS,
+  PARTNER_COLS,
+  SUBMERCHANT_FROM,
+  advanceIfComplete,
+  loadSubmerchant,
+  requirementsOf,
+  toAddress,
+  toDocument,
+  toPartner,
+  toSubmerchant,
+  type AddressRow,
+  type DocumentRow,
+  type PartnerRow,
+} from './onboarding.js';
+import { MULTIPART_OVERHEAD, receiveUpload, uploadTmpDir } from './uploads.js';
+import { createWallet } from './wallets.js';
+import { listPage } from '../lists.js';
+
+const FILE_KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|pdf)$/;
+
+/**
+ * A CPF for pf, a CNPJ for pj, with real check digits. The message (src/domain/taxid.ts, shared
+ * with the CLI's onboarding) says which one is expected and, when the value is a valid id of
+ * the other kind, that entity_type is wrong.
+ */
+export function checkTaxId(field: string, value: string, entity: EntityType): void {
+  const problem = taxIdProblem(value, entity);
+  if (problem) throw invalid(field, problem);
+}
+
+/** A birth date that exists and is not after today on the merchant's clock. */
+function checkBirthDate(field: string, value: string | null | undefined, now: Date): void {
+  if (value === null || value === undefined) return;
+  const problem = birthDateProblem(value, now);
+  if (problem) throw invalid(field, problem);
+}
+
+function businessRule(field: string | null, message: string): ApiError {
+  return new ApiError('business_rule', field ? `${field}: ${message}` : message, field ? [{ field, message }] : undefined);
+}
+
+/** Every record of the merchant carries the merchant's clock (the sandbox can move it). */
+function stamp(ctx: ServiceContext): { now: Date; businessNow: Date } {
+  const now = ctx.now();
+  return { now, businessNow: now };
+}
+
+/**
+ * When file_url points at this service's own download URL, the file must be an upload of
+ * this merchant for this submerchant, and its type and size must be the ones declared.
+ */
+async function checkOwnFileUrl(q: Queryable, ctx: ServiceContext, submerchantId: string, b: { file_url: string; mime_type: string; file_size: number }) {
+  const url = new URL(b.file_url);
+  if (!ctx.baseUrl || url.origin !== new URL(ctx.baseUrl).origin) return;
+  const m = /^\/v1\/files\/([^/]+)$/.exec(url.pathname);
+  if (!m) return;
+  let key: string;
+  try {
+    key = decodeURIComponent(m[1]!);
+  } catch {
+    // malformed percent-encoding (`%`, `%ZZ`, a cut UTF-8 sequence) is the client's mistake
+    throw businessRule('file_url', `the file key ${JSON.stringify(m[1])} has malformed percent-encoding; use the url returned by POST /v1/submerchants/{id}/upload`);
+  }
+  const f = FILE_KEY_RE.test(key)
+    ? await q.get<{ size: number; mime: string }>('SELECT size, mime FROM files WHERE key = ? AND merchant_id = ? AND submerchant_id = ?', [
+        key,
+        ctx.merchantId,
+        submerchantId,
+      ])
+    : undefined;
+  if (!f) throw businessRule('file_url', `no file with key ${key} was uploaded for this submerchant; upload it with POST /v1/submerchants/{id}/upload`);
+  if (f.mime !== b.mime_type) throw businessRule('mime_type', `the uploaded file ${key} is ${f.mime}, not ${b.mime_type}`);
+  if (Number(f.size) !== b.file_size) throw businessRule('file_size', `the uploaded file ${key} has ${f.size} bytes, not ${b.file_size}`);
+}
+
+export async function createSubmerchant(ctx: ServiceContext, b: BodyFor<'submerchants.create'>): Promise<Submerchant> {
+  checkTaxId('tax_id', b.tax_id, b.entity_type);
+  checkBirthDate('birth_date', b.birth_date, ctx.now());
+  const { now } = stamp(ctx);
+  const ts = now.toISOString();
+  const cnaes = (b.cnaes ?? []).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
+  return ctx.db.tx(async (q) => {
+    // lock the merchant so two concurrent creations cannot both pass the tax_id check (PostgreSQL)
+    await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ?', [ctx.merchantId, b.tax_id]);
+    if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
+    const id = ctx.deps.ids();
+    await q.run(
+      `INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, phone, website, description,
+         soft_descriptor, birth_date, mother_name, status, business_type, product_categories, average_ticket, monthly_revenue, mcc, cnaes,
+         created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        id,
+        ctx.merchantId,
+        b.entity_type,
+        b.trade_name,
+        b.legal_name,
+        b.tax_id,
+        b.email,
+        b.phone ?? null,
+        b.website ?? null,
+        b.description ?? null,
+        b.soft_descriptor ?? null,
+        b.birth_date ?? null,
+        b.mother_name ?? null,
+        b.business_type ?? null,
+        JSON.stringify(b.product_categories ?? []),
+        b.average_ticket ?? null,
+        b.monthly_revenue ?? null,
+        b.mcc ?? null,
+        JSON.stringify(cnaes),
+        ts,
+        ts,
+      ],
+    );
+    await createWallet(q, ctx.deps.ids, ctx.merchantId, 'submerchant', id, now);
+    const record = toSubmerchant(await loadSubmerchant(q, ctx.merchantId, id));
+    await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'submerchant.created', data: record, at: now });
+    return record;
+  });
+}
+
+export async function getSubmerchant(ctx: ServiceContext, id: string): Promise<Submerchant> {
+  return toSubmerchant(await loadSubmerchant(ctx.db, ctx.merchantId, id));
+}
+
+export function listSubmerchants(ctx: ServiceContext, query: QueryFor<'submerchants.list'>, page: PageRequest): Promise<Page<Submerchant>> {
+  return listPage(ctx.db, {
+    from: SUBMERCHANT_FROM,
+    countFrom: 'submerchants s',
+    select: 's.*, w.id AS wallet_id',
+    filters: [
+      ['s.parent_merchant_id = ?', ctx.merchantId],
+      ['s.status = ?', query.status],
+      ['s.entity_type = ?', query.entity_type],
+      ['s.tax_id = ?', query.tax_id],
+    ],
+    order: 's.created_at DESC, s.id DESC',
+    page,
+    map: toSubmerchant,
+  });
+}
+
+/** Adds an address; the first is the primary one, a later one becomes primary when asked. */
+export async function addAddress(ctx: ServiceContext, submerchantId: string, b: BodyFor<'submerchants.addresses.create'>): Promise<Address> {
+  const at = stamp(ctx);
+  const ts = at.now.toISOString();
+  return ctx.db.tx(async (q) => {
+    const sub = await loadSubmerchant(q, ctx.merchantId, submerchantId, true);
+    const n = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM submerchant_addresses WHERE submerchant_id = ?', [sub.id]);
+    // the first address is always the primary one; a later one becomes primary when asked
+    const primary = Number(n?.n ?? 0) === 0 || b.is_primary === true;
+    if (primary) await q.run('UPDATE submerchant_addresses SET is_primary = 0 WHERE submerchant_id = ? AND is_primary = 1', [sub.id]);
+    const id = ctx.deps.ids();
+    await q.run(
+      `INSERT INTO submerchant_addresses (id, submerchant_id, merchant_id, type, street, number, complement, neighborhood, city, state, zip_code,
+         country, is_primary, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [id, sub.id, ctx.merchantId, b.type, b.street, b.number, b.complement ?? null, b.neighborhood, b.city, b.state, b.zip_code, b.country, primary ? 1 : 0, ts],
+    );
+    await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+    const row = await q.get<AddressRow>(`SELECT ${ADDRESS_COLS} FROM submerchant_addresses WHERE id = ?`, [id]);
+    return toAddress(row!);
+  });
+}
+
+export async function listAddresses(ctx: ServiceContext, submerchantId: string, p: PageRequest): Promise<Page<Address>> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  const { items: rows, total } = await listPage(ctx.db, {
+    from: 'submerchant_addresses',
+    select: ADDRESS_COLS,
+    filters: [['submerchant_id = ?', sub.id], ['merchant_id = ?', ctx.merchantId]],
+    page: p,
+    map: (r: AddressRow) => r,
+  });
+  return { items: rows.map(toAddress), total };
+}
+
+/**
+ * Adds a partner (legal representative) of a pj submerchant, or updates the one with the same
+ * document (`created: false`). The partners' participations add up to at most 100 %.
+ */
+export async function upsertPartner(
+  ctx: ServiceContext,
+  submerchantId: string,
+  b: BodyFor<'submerchants.partners.create'>,
+): Promise<{ record: LegalRepresentative; created: boolean }> {
+  const at = stamp(ctx);
+  const ts = at.now.toISOString();
+  checkBirthDate('birth_date', b.birth_date, at.businessNow);
+  const attempt = () =>
+    ctx.db.tx(async (q) => {
+      const sub = await loadSubmerchant(q, ctx.merchantId, submerchantId, true);
+      if (sub.entity_type !== 'pj') {
+        throw businessRule(null, 'Legal representatives can only be added to a pj (company) submerchant; this submerchant is pf (an individual)');
+      }
+      const existing = await q.get<PartnerRow>(`SELECT ${PARTNER_COLS} FROM legal_representatives WHERE submerchant_id = ? AND document = ?${q.dialect.forUpdate}`, [
+        sub.id,
+        b.document,
+      ]);
+      const entity: EntityType = b.entity_type ?? existing?.entity_type ?? 'pf';
+      checkTaxId('document', b.document, entity);
+      if (entity === 'pj') {
+        for (const f of ['birth_date', 'mother_name'] as const) if (b[f] !== undefined) throw invalid(f, 'is only for entity_type pf (an individual)');
+        if (!(b.legal_name ?? existing?.legal_name)) throw invalid('legal_name', 'is required when entity_type is pj');
+      } else if (b.legal_name !== undefined) {
+        throw invalid('legal_name', 'is only for entity_type pj (a company); a pf partner has name only');
+      }
+      const bp = b.participation_percentage !== undefined ? Math.round(b.participation_percentage * 100) : (existing?.participation_bp ?? null);
+      if (bp !== null) {
+        const others = await q.get<{ s: number | null }>('SELECT SUM(participation_bp) AS s FROM legal_representatives WHERE submerchant_id = ? AND id <> ?', [
+          sub.id,
+          existing?.id ?? '',
+        ]);
+        const held = Number(others?.s ?? 0);
+        if (held + bp > 10000) {
+          throw businessRule(
+            'participation_percentage',
+            `the other partners of this submerchant already hold ${held / 100}%; adding ${bp / 100}% would make ${(held + bp) / 100}% (at most 100%)`,
+          );
+        }
+      }
+      const v = {
+        name: b.name,
+        entity_type: entity,
+        legal_name: entity === 'pj' ? (b.legal_name ?? existing?.legal_name ?? null) : null,
+        birth_date: entity === 'pf' ? (b.birth_date ?? existing?.birth_date ?? null) : null,
+        mother_name: entity === 'pf' ? (b.mother_name ?? existing?.mother_name ?? null) : null,
+        email: b.email ?? existing?.email ?? null,
+        phone: b.phone ?? existing?.phone ?? null,
+        role: b.role ?? existing?.role ?? 'legal_representative',
+        qualification: b.qualification ?? existing?.qualification ?? null,
+        participation_bp: bp,
+        is_admin: b.is_admin ?? (existing ? !!existing.is_admin : false),
+      };
+      let id: string;
+      if (existing) {
+        id = existing.id;
+        await q.run(
+          `UPDATE legal_representatives SET name = ?, entity_type = ?, legal_name = ?, birth_date = ?, mother_name = ?, email = ?, phone = ?,
+             role = ?, qualification = ?, participation_bp = ?, is_admin = ?, updated_at = ? WHERE id = ?`,
+          [v.name, v.entity_type, v.legal_name, v.birth_date, v.mother_name, v.email, v.phone, v.role, v.qualification, v.participation_bp, v.is_admin ? 1 : 0, ts, id],
+        );
+      } else {
+        id = ctx.deps.ids();
+        await q.run(
+          `INSERT INTO legal_representatives (id, submerchant_id, merchant_id, name, document, entity_type, legal_name, birth_date, mother_name,
+             email, phone, role, qualification, participation_bp, is_admin, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [id, sub.id, ctx.merchantId, v.name, b.document, v.entity_type, v.legal_name, v.birth_date, v.mother_name, v.email, v.phone, v.role, v.qualification, v.participation_bp, v.is_admin ? 1 : 0, ts, ts],
+        );
+      }
+      await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+      const row = await q.get<PartnerRow>(`SELECT ${PARTNER_COLS} FROM legal_representatives WHERE id = ?`, [id]);
+      return { record: toPartner(row!), created: !existing };
+    });
+  try {
+    return await attempt();
+  } catch (e) {
+    // a concurrent first call with the same document won the insert: this one is an update
+    if (e instanceof UniqueViolation) return attempt();
+    throw e;
+  }
+}
+
+export async function listPartners(ctx: ServiceContext, submerchantId: string, p: PageRequest): Promise<Page<LegalRepresentative>> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  const { items: rows, total } = await listPage(ctx.db, {
+    from: 'legal_representatives',
+    select: PARTNER_COLS,
+    filters: [['submerchant_id = ?', sub.id], ['merchant_id = ?', ctx.merchantId]],
+    page: p,
+    map: (r: PartnerRow) => r,
+  });
+  return { items: rows.map(toPartner), total };
+}
+
+/** Adds a document; it replaces the previous one of the same type (and partner). */
+export async function addDocument(ctx: ServiceContext, submerchantId: string, b: BodyFor<'submerchants.documents.create'>): Promise<SubmerchantDocument> {
+  const at = stamp(ctx);
+  const ts = at.now.toISOString();
+  if (b.expires_at && Date.parse(b.expires_at) <= at.businessNow.getTime()) {
+    throw invalid('expires_at', `must be in the future (now is ${at.businessNow.toISOString()}); an expired document is not accepted`);
+  }
+  const expiresAt = b.expires_at ? new Date(b.expires_at).toISOString() : null;
+  return ctx.db.tx(async (q) => {
+    const sub = await loadSubmerchant(q, ctx.merchantId, submerchantId, true);
+    const allowed = allowedDocumentTypes(sub.entity_type);
+    if (!allowed.includes(b.type)) {
+      throw businessRule('type', `${b.type} is not accepted for a ${sub.entity_type} submerchant; send one of: ${allowed.join(', ')}`);
+    }
+    const partnerId = b.legal_representative_id ?? null;
+    if (partnerId) {
+      const partner = await q.get('SELECT id FROM legal_representatives WHERE id = ? AND submerchant_id = ? AND merchant_id = ?', [
+        partnerId,
+        sub.id,
+        ctx.merchantId,
+      ]);
+      if (!partner) {
+        throw new ApiError('not_found', 'legal_representative_id: legal representative not found on this submerchant', [
+          { field: 'legal_representative_id', message: 'legal representative not found on this submerchant' },
+        ]);
+      }
+    }
+    await checkOwnFileUrl(q, ctx, sub.id, b);
+    const previous = await q.all<DocumentRow>(
+      `SELECT ${DOCUMENT_COLS} FROM submerchant_documents
+        WHERE submerchant_id = ? AND type = ? AND ${partnerId ? 'legal_representative_id = ?' : 'legal_representative_id IS NULL'}
+          AND status <> 'replaced'${q.dialect.forUpdate}`,
+      partnerId ? [sub.id, b.type, partnerId] : [sub.id, b.type],
+    );
+    const id = ctx.deps.ids();
+    await q.run(
+      `INSERT INTO submerchant_documents (id, submerchant_id, merchant_id, legal_representative_id, type, notes, number, file_url, file_name,
+         file_size, mime_type, status, expires_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      [id, sub.id, ctx.merchantId, partnerId, b.type, b.notes ?? null, b.number ?? null, b.file_url, b.file_name, b.file_size, b.mime_type, expiresAt, ts, ts],
+    );
+    for (const old of previous) {
+      assertTransition('document', old.status, 'replaced');
+      await q.run("UPDATE submerchant_documents SET status = 'replaced', replaced_by = ?, updated_at = ? WHERE id = ?", [id, ts, old.id]);
+      await emitEvent(q, ctx.deps.ids, {
+        merchantId: ctx.merchantId,
+        type: 'document.replaced',
+        data: { ...toDocument({ ...old, status: 'replaced', updated_at: ts }), replaced_by: id },
+        at: at.now,
+      });
+    }
+    const row = await q.get<DocumentRow>(`SELECT ${DOCUMENT_COLS} FROM submerchant_documents WHERE id = ?`, [id]);
+    const record: SubmerchantDocument = toDocument(row!);
+    await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'document.created', data: record, at: at.now });
+    await advanceIfComplete(q, ctx.deps.ids, ctx.merchantId, sub.id, at);
+    return record;
+  });
+}
+
+export async function listDocuments(
+  ctx: ServiceContext,
+  submerchantId: string,
+  query: QueryFor<'submerchants.documents.list'>,
+  p: PageRequest,
+): Promise<Page<SubmerchantDocument>> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  const { items: rows, total } = await listPage(ctx.db, {
+    from: 'submerchant_documents',
+    select: DOCUMENT_COLS,
+    filters: [
+      ['submerchant_id = ?', sub.id],
+      ['merchant_id = ?', ctx.merchantId],
+      ['type = ?', query.type],
+      ['status = ?', query.status],
+      ['legal_representative_id = ?', query.legal_representative_id],
+    ],
+    page: p,
+    map: (r: DocumentRow) => r,
+  });
+  return { items: rows.map(toDocument), total };
+}
+
+/**
+ * Stores an uploaded file (a multipart body with one part named file) for a submerchant: the
+ * bytes go to the file store (deps.files) and a row to `files`, together.
+ */
+export async function storeUpload(
+  ctx: ServiceContext,
+  submerchantId: string,
+  input: { body: ReadableStream<Uint8Array> | null; contentType: string; declaredLength?: number },
+): Promise<UploadedFile> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  const { contentType } = input;
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data (with a boundary) in one part named file');
+  }
+  if (input.declaredLength !== undefined && Number.isFinite(input.declaredLength) && input.declaredLength > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) {
+    throw new ApiError('payload_too_large', `file: is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)`, [
+      { field: 'file', message: `is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)` },
+    ]);
+  }
+  // streamed to local scratch first: the size limit (413) and the type (415) are decided while
+  // reading, before anything reaches the file store
+  const got = await receiveUpload({ body: input.body, contentType, dir: uploadTmpDir(ctx.deps.dataDir), maxBytes: MAX_UPLOAD_BYTES });
+  const info = FILE_KINDS[got.kind];
+  const key = `${randomUUID()}.${info.extensions[0]}`;
+  const fileName = sanitizeFileName(got.clientName, got.kind);
+  // The file store every server process reads (deps.files). A database store writes the bytes
+  // in the transaction that records the file, so neither exists without the other; a directory
+  // store is written before it and the file deleted if the transaction fails.
+  const files = ctx.deps.files;
+  const inTx = files.kind === 'database';
+  try {
+    // read (at most 10 MiB) before the transaction, not while it holds a connection
+    const bytes = inTx ? await readFile(got.tmpPath) : undefined;
+    if (!inTx) await files.putFile(key, got.tmpPath, info.mime);
+    const ts = ctx.now().toISOString();
+    await ctx.db.tx(async (q) => {
+      // the submerchant may not have vanished meanwhile, but keep the row scoped all the same
+      await loadSubmerchant(q, ctx.merchantId, sub.id, true);
+      // path: the file's key in the file store (see store/files.ts)
+      await q.run('INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
+        key,
+        ctx.merchantId,
+        sub.id,
+        fileName,
+        got.size,
+        info.mime,
+        key,
+        ts,
+      ]);
+      if (bytes) await files.put(key, bytes, info.mime, q);
+    });
+  } catch (e) {
+    if (!inTx) await files.delete(key).catch(() => undefined);
+    throw e;
+  } finally {
+    await rm(got.tmpPath, { force: true });
+  }
+  return { url: `${ctx.baseUrl ?? ''}/v1/files/${key}`, key, fileName, fileSize: got.size, mimeType: info.mime as 'image/png' | 'image/jpeg' | 'application/pdf' };
+}
+
+/** A file uploaded by this merchant, by key; 404 for any other key. */
+export async function readStoredFile(ctx: ServiceContext, key: string): Promise<{ fileName: string; mime: string; bytes: Uint8Array<ArrayBuffer>; size: number }> {
+  const row = FILE_KEY_RE.test(key)
+    ? await ctx.db.get<{ file_name: string; mime: string; path: string }>('SELECT file_name, mime, path FROM files WHERE key = ? AND merchant_id = ?', [
+        key,
+        ctx.merchantId,
+      ])
+    : undefined;
+  if (!row || !kindOfMime(row.mime) || !FILE_KEY_RE.test(row.path)) throw notFound('File');
+  const stored = await ctx.deps.files.get(row.path);
+  if (!stored) throw notFound('File');
+  return { fileName: row.file_name, mime: row.mime, bytes: new Uint8Array(stored.bytes), size: stored.size };
+}
+
+export async function submerchantRequirements(ctx: ServiceContext, submerchantId: string): Promise<RequirementsResult> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  const req = await requirementsOf(ctx.db, sub, ctx.now());
+  return { submerchant_id: sub.id, entity_type: sub.entity_type, status: sub.status, ...req };
+}
+
+/** The sandbox's review of a submerchant under review: approve or reject. */
+export async function reviewSubmerchant(ctx: ServiceContext, submerchantId: string, b: BodyFor<'sandbox.submerchants.review'>): Promise<Submerchant> {
+  const now = ctx.now();
+  const ts = now.toISOString();
+  return ctx.db.tx(async (q) => {
+    const sub = await loadSubmerchant(q, ctx.merchantId, submerchantId, true);
+    const to = b.decision === 'approve' ? 'approved' : 'rejected';
+    assertTransition('submerchant', sub.status, to);
+    await q.run('UPDATE submerchants SET status = ?, reviewed_at = ?, review_notes = ?, updated_at = ? WHERE id = ?', [to, ts, b.notes ?? null, ts, sub.id]);
+    const record = toSubmerchant(await loadSubmerchant(q, ctx.merchantId, sub.id));
+    await emitEvent(q, ctx.deps.ids, {
+      merchantId: ctx.merchantId,
+      type: to === 'approved' ? 'submerchant.approved' : 'submerchant.rejected',
+      data: record,
+      at: now,
+    });
+    return record;
+  });
+}
