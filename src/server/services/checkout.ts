@@ -15,7 +15,7 @@
 import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
-import type { AppDeps, CheckoutRateLimit } from '../context.js';
+import type { AppDeps, } from '../context.js';
 import { serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
