@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   invalid_pin: 422,
   pin_locked: 422,
   business_rule: 422,
+  submerchant_not_approved: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -258,6 +258,24 @@ describe('POST /v1/withdrawals', () => {
     expect(list.body.data.map((w: any) => w.id)).toEqual([ok.body.data.id]);
   });
 
+  it("refuses a withdrawal from the wallet of a submerchant that is not approved: 422 submerchant_not_approved, nothing written (issue 14 item 9)", async () => {
+    for (const status of ['rejected', 'pending', 'under_review']) {
+      const sub = await addSubmerchant(env, env.merchant.merchant_id, status);
+      await fund(env, sub.wallet_id, 5_000);
+      for (const body of [pix({ wallet_id: sub.wallet_id, submerchant_id: sub.id, amount: 1_000 }), pix({ wallet_id: sub.wallet_id, amount: 1_000 })]) {
+        const r = await env.call('POST', '/v1/withdrawals', body);
+        expect(r.status, status).toBe(422);
+        expect(r.body.error).toBe('submerchant_not_approved');
+        expect(r.body.message).toContain(status);
+      }
+      expect(await balanceOf(env, sub.wallet_id)).toBe(5_000);
+    }
+    expect(await count('SELECT COUNT(*) AS n FROM withdrawals')).toBe(0);
+    const approved = await addSubmerchant(env, env.merchant.merchant_id, 'approved');
+    await fund(env, approved.wallet_id, 5_000);
+    expect((await env.call('POST', '/v1/withdrawals', pix({ wallet_id: approved.wallet_id, amount: 1_000 }))).status).toBe(201);
+  });
+
   it('answers 422 insufficient_funds and leaves no trace; the key stays free for a later attempt', async () => {
     const r = await env.call('POST', '/v1/withdrawals', pix({ amount: 100_001, idempotency_key: 'big' }));
     expect(r.status).toBe(422);

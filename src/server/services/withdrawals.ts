@@ -164,6 +164,18 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
       } else if (wallet.owner_type === 'submerchant') {
         submerchantId = wallet.owner_id;
       }
+      if (submerchantId) {
+        // money leaves a submerchant's wallet only once its account is approved (KYC done);
+        // charges and splits to it may still accrue before that, as on real platforms
+        const st = await q.get<{ status: string }>('SELECT status FROM submerchants WHERE id = ?', [submerchantId]);
+        if (st?.status !== 'approved') {
+          throw new ApiError(
+            'submerchant_not_approved',
+            `The submerchant ${submerchantId} is ${st?.status ?? 'unknown'}: withdrawals from its wallet need an approved submerchant`,
+            [{ field: body.submerchant_id ? 'submerchant_id' : 'wallet_id', message: `submerchant is ${st?.status ?? 'unknown'}, not approved` }],
+          );
+        }
+      }
 
       let snapshot: Destination;
       if (body.recipient_id) {

@@ -115,6 +115,33 @@ const needSandbox = (ctx: Ctx, what: string) => {
 };
 
 /** A sandbox route that answers 404 does not exist on this target: skip, do not fail. */
+/**
+ * Withdrawals from a submerchant's wallet need an approved submerchant (issue 14 item 9): in a
+ * sandbox the run sends the documents still missing (the one uploaded file) and approves its
+ * own submerchant through the sandbox review.
+ */
+async function approveForPayouts(ctx: Ctx): Promise<void> {
+  const sub = (await ctx.client.call('submerchants.get', { params: { id: ctx.sub!.id } })).data as { status: string };
+  if (sub.status === 'approved') return;
+  needSandbox(ctx, `approving the submerchant (${sub.status}) for a withdrawal`);
+  const { REQUIRED_DOCUMENTS } = await import('../../../domain/onboarding.js');
+  const u = ctx.upload!;
+  if (sub.status === 'pending') {
+    for (const type of REQUIRED_DOCUMENTS.pf.filter((t) => t !== 'front_id')) {
+      const d = (
+        await ctx.client.call('submerchants.documents.create', {
+          params: { id: ctx.sub!.id },
+          body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
+        })
+      ).data as { id: string };
+      ctx.created.push({ kind: 'document', id: d.id, cleanup: 'kept' });
+    }
+  }
+  await sandboxCall(ctx, 'approving the submerchant for a withdrawal', () =>
+    ctx.client.call('sandbox.submerchants.review', { params: { id: ctx.sub!.id }, body: { decision: 'approve' } as never }),
+  );
+}
+
 async function sandboxCall<T>(ctx: Ctx, what: string, fn: () => Promise<T>): Promise<T> {
   needSandbox(ctx, what);
   try {
@@ -311,6 +338,7 @@ export const steps: Record<StepName, StepFn> = {
   },
 
   withdrawal: async (ctx) => {
+    await approveForPayouts(ctx);
     const wallets = (await ctx.client.call('wallets.list', { query: { owner_type: 'submerchant', owner_id: ctx.sub!.id } as never })).data as { id: string; balance: number }[];
     const balance = Number(wallets.find((w) => w.id === ctx.sub!.wallet_id)?.balance ?? 0);
     let amount = Math.min(10_000, balance);
