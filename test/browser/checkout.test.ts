@@ -314,7 +314,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
         await ctx.close();
       }
     }
-  });
+  }, 120_000); // eight page loads in two viewports plus a payment: slow on a loaded 2-core CI machine
 
   it('logged no console or CSP errors on any page', () => {
     expect(consoleErrors).toEqual([]);
