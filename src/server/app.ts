@@ -21,7 +21,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** How long (merchant time) a request may skip the due work after a run that moved nothing. */
 export const DUE_SKIP_MS = 100;
 
-
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
@@ -84,16 +83,17 @@ function headerOf(c: Context, name: string): string | undefined {
   return c.req.header(name);
 }
 
-/** Responses built by `run` that already carry X-Request-Id (their headers stay a plain object). */
-const tagged = new WeakSet<Response>();
-
 /**
  * The client is gone: its socket closed (or, in-process, its request was aborted) before the
  * answer was ready. Whatever the handler made of the cut-off request is logged as 499.
  */
+export function incomingGone(incoming: IncomingMessage): boolean {
+  return incoming.socket?.destroyed === true || (incoming.destroyed && !incoming.complete);
+}
+
 function clientGone(c: Context): boolean {
   const incoming = incomingOf(c);
-  if (incoming) return incoming.socket?.destroyed === true || (incoming.destroyed && !incoming.complete);
+  if (incoming) return incomingGone(incoming);
   return c.req.raw.signal?.aborted === true;
 }
 
@@ -102,9 +102,13 @@ function clientGone(c: Context): boolean {
  * reading it). The server would discard the rest only up to a point and then break the socket
  * under a keep-alive client, so the answer says `Connection: close` instead.
  */
+export function incomingBodyLeftUnread(incoming: IncomingMessage, method: string): boolean {
+  return !incoming.complete && method !== 'GET' && method !== 'HEAD';
+}
+
 function bodyLeftUnread(c: Context): boolean {
   const incoming = incomingOf(c);
-  return incoming !== undefined && !incoming.complete && c.req.method !== 'GET' && c.req.method !== 'HEAD';
+  return incoming !== undefined && incomingBodyLeftUnread(incoming, c.req.method);
 }
 
 /**
@@ -112,12 +116,12 @@ function bodyLeftUnread(c: Context): boolean {
  * right-most X-Forwarded-For hop that is not a trusted proxy (left parts are the client's own
  * claims and are not believed). A hop that is not an address ends the walk.
  */
-function clientIpOf(c: Context, trusted: BlockList | null): string {
-  const peer = normalizeIp(incomingOf(c)?.socket?.remoteAddress ?? '127.0.0.1');
+function clientIpOf(req: CoreRequest, trusted: BlockList | null): string {
+  const peer = normalizeIp(req.peerAddress ?? '127.0.0.1');
   if (!trusted || !ipIn(trusted, peer)) return peer;
-  const xff = headerOf(c, 'x-forwarded-for');
-  if (!xff) return peer;
-  const hops = xff.split(',');
+  const forwarded = req.header('x-forwarded-for');
+  if (!forwarded) return peer;
+  const hops = forwarded.split(',');
   let ip = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i]!.trim());
@@ -129,11 +133,98 @@ function clientIpOf(c: Context, trusted: BlockList | null): string {
 }
 
 /**
+ * What the pipeline needs of a request, whoever received it: Hono (in-process calls, the
+ * routes that are not API endpoints) or the node:http server's direct path (src/server/http.ts),
+ * which builds no Web Request, stream or AbortSignal for it.
+ */
+export interface CoreRequest {
+  readonly method: string;
+  /** the path, without the query string */
+  readonly path: string;
+  /** the query string with its '?', or '' */
+  readonly search: string;
+  /** the peer's address (the socket's), before any trusted proxy is looked through */
+  readonly peerAddress: string | undefined;
+  /** a request header by its lower-case name */
+  header(name: string): string | undefined;
+  /** the body, up to `max` bytes (past that a 413) */
+  body(max: number): Promise<Uint8Array>;
+  /** the request as a Web Request, built only when a handler asks for it */
+  web(): Request;
+  /** the client went away before the answer was ready */
+  gone(): boolean;
+  /** the answer is ready before the whole body arrived (it then says Connection: close) */
+  bodyLeftUnread(): boolean;
+  /** the request id chosen before the pipeline ran (Hono's middleware), if any */
+  readonly requestId?: string;
+}
+
+/** The pipeline's answer: a JSON text, or a Response a handler built itself (a file download). */
+export interface CoreAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  response?: Response;
+}
+
+/** An API endpoint matched by `App.core.match`, with its path parameters. */
+export interface CoreRoute {
+  e: AnyEndpoint;
+  h: Handler<AnyEndpoint>;
+  params: Record<string, string>;
+}
+
+export type App = Hono<Env> & {
+  /** the request pipeline every API endpoint goes through, for the node:http server's direct path */
+  core: {
+    /** the endpoint of a method and path (no percent-encoding, no empty segment), or undefined */
+    match(method: string, path: string): CoreRoute | undefined;
+    handle(req: CoreRequest, route: CoreRoute): Promise<CoreAnswer>;
+  };
+};
+
+/** A small router over the contract's paths: a route with fewer {param} segments first. */
+class Router {
+  private readonly byMethod = new Map<string, Array<{ segs: string[]; names: (string | null)[]; e: AnyEndpoint; h: Handler<AnyEndpoint> }>>();
+
+  add(e: AnyEndpoint, h: Handler<AnyEndpoint>): void {
+    const segs = e.path.split('/');
+    const names = segs.map((s) => (/^\{[a-z_]+\}$/i.test(s) ? s.slice(1, -1) : null));
+    let list = this.byMethod.get(e.method);
+    if (!list) this.byMethod.set(e.method, (list = []));
+    list.push({ segs, names, e, h });
+    list.sort((a, b) => a.names.filter(Boolean).length - b.names.filter(Boolean).length);
+  }
+
+  match(method: string, path: string): CoreRoute | undefined {
+    const list = this.byMethod.get(method);
+    if (!list || path.includes('%')) return undefined;
+    const segs = path.split('/');
+    outer: for (const r of list) {
+      if (r.segs.length !== segs.length) continue;
+      let params: Record<string, string> | undefined;
+      for (let i = 0; i < segs.length; i++) {
+        const name = r.names[i];
+        const s = segs[i]!;
+        if (name === null || name === undefined) {
+          if (s !== r.segs[i]) continue outer;
+        } else {
+          if (s === '') continue outer;
+          (params ??= {})[name] = s;
+        }
+      }
+      return { e: r.e, h: r.h, params: params ?? {} };
+    }
+    return undefined;
+  }
+}
+
+/**
  * The service: one Hono app built from the contract's endpoint table. Every endpoint goes
  * through the same pipeline: authenticate → rate limit → due work → parse params, query and
  * body strictly → Idempotency-Key → handler → envelope.
  */
-export function createApp(deps: AppDeps): Hono<Env> {
+export function createApp(deps: AppDeps): App {
   const app = new Hono<Env>();
   const limits = deps.rateLimit === null ? null : new ApiLimits(deps.rateLimit ?? DEFAULT_RATE_LIMITS);
   // Due work found nothing to move for a merchant at merchant-time `at`, with `writes` writes
@@ -141,6 +232,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const dueIdle = new Map<string, { at: number; writes: number }>();
   let writes = 0;
   const authCache = new AuthCache();
+  const router = new Router();
   let trustedList: string[] | undefined;
   let trusted: BlockList | null = null;
   const trustedProxies = (): BlockList | null => {
@@ -151,22 +243,17 @@ export function createApp(deps: AppDeps): Hono<Env> {
     return trusted;
   };
 
+  // request id and request log of what is not an API endpoint (pages, probes, 404, 405);
+  // API endpoints do both in `handle`, whichever server received them
   app.use('*', async (c, next) => {
-    const incoming = headerOf(c, 'x-request-id');
-    const requestId = incoming && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = requestIdOf(headerOf(c, 'x-request-id'));
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    if (!tagged.has(c.res)) c.res.headers.set('X-Request-Id', requestId);
+    if (c.get('logged')) return;
+    c.res.headers.set('X-Request-Id', requestId);
     if (bodyLeftUnread(c)) c.res.headers.set('Connection', 'close');
-    deps.log?.({
-      level: 'info',
-      request_id: requestId,
-      method: c.req.method,
-      path: c.req.path,
-      status: clientGone(c) ? CLIENT_CLOSED_STATUS : c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
-    });
+    logRequest(requestId, c.req.method, c.req.path, clientGone(c) ? CLIENT_CLOSED_STATUS : c.res.status, started);
   });
 
   app.onError((err, c) => {
@@ -191,7 +278,11 @@ export function createApp(deps: AppDeps): Hono<Env> {
     // Sandbox routes do not exist in production: a 404, not a 405 from the fallback below.
     if (e.sandbox && deps.mode === 'production') continue;
     seen.add(`${e.method} ${honoPath(e.path)}`);
-    app.on(e.method, honoPath(e.path), (c) => run(c, e, h));
+    router.add(e, h);
+    app.on(e.method, honoPath(e.path), async (c) => {
+      c.set('logged', true);
+      return toResponse(await handle(honoRequest(c), { e, h, params: c.req.param() as Record<string, string> }));
+    });
   }
   for (const r of rawRoutes) r(app, deps);
 
@@ -211,12 +302,47 @@ export function createApp(deps: AppDeps): Hono<Env> {
     );
   }
 
-  async function run(c: Context<Env>, e: AnyEndpoint, handler: Handler<AnyEndpoint>): Promise<Response> {
-    const requestId = c.get('requestId');
-    const clientIp = clientIpOf(c, trustedProxies());
-    let principal: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
+  function logRequest(requestId: string, method: string, path: string, status: number, started: number): void {
+    deps.log?.({ level: 'info', request_id: requestId, method, path, status, ms: Math.round((performance.now() - started) * 10) / 10 });
+  }
+
+  /**
+   * The pipeline of every API endpoint, on either server: request id → authenticate → rate
+   * limit → due work → params, query and body → Idempotency-Key → handler → envelope; every
+   * error becomes its envelope here, and every request leaves one line in the request log.
+   */
+  async function handle(req: CoreRequest, route: CoreRoute): Promise<CoreAnswer> {
+    const started = performance.now();
+    const requestId = req.requestId ?? requestIdOf(req.header('x-request-id'));
+    let out: CoreAnswer;
+    try {
+      out = await run(req, route, requestId);
+    } catch (err) {
+      if (err instanceof ClientClosedError || req.gone()) {
+        // a cut-off request is not an internal error: no error entry, no stack (logged as 499)
+        out = { status: CLIENT_CLOSED_STATUS, headers: {}, body: '' };
+      } else {
+        const e = toApiError(err, deps, requestId);
+        out = { status: e.status, headers: { 'content-type': JSON_TYPE, ...e.headers }, body: errorBody(e) };
+      }
+    }
+    const headers = out.response ? null : out.headers;
+    if (headers) headers['X-Request-Id'] = requestId;
+    else out.response!.headers.set('X-Request-Id', requestId);
+    if (req.bodyLeftUnread()) {
+      if (headers) headers.Connection = 'close';
+      else out.response!.headers.set('Connection', 'close');
+    }
+    logRequest(requestId, req.method, req.path, req.gone() ? CLIENT_CLOSED_STATUS : out.status, started);
+    return out;
+  }
+
+  async function run(req: CoreRequest, route: CoreRoute, requestId: string): Promise<CoreAnswer> {
+    const { e, h: handler, params } = route;
+    const clientIp = clientIpOf(req, trustedProxies());
+    let principal: Principal = NO_PRINCIPAL;
     if (e.auth !== 'none') {
-      const authorization = headerOf(c, 'authorization');
+      const authorization = req.header('authorization');
       limits?.beforeAuth(clientIp, Date.now());
       try {
         principal = await authenticate(deps, e.auth, authorization, clientIp, authCache);
@@ -226,29 +352,29 @@ export function createApp(deps: AppDeps): Hono<Env> {
       }
       limits?.afterAuth(principal, clientIp, Date.now());
     }
-    const search = searchOf(c);
+    const search = req.search;
     const ctx: RequestContext = {
       deps,
       db: deps.db,
       merchantId: principal.merchantId,
       apiKeyId: principal.apiKeyId,
       requestId,
-      req: c.req.raw,
-      hono: c,
+      get req() {
+        return req.web();
+      },
       clientIp,
       get baseUrl() {
-        return deps.publicBaseUrl ?? new URL(c.req.url).origin;
+        return deps.publicBaseUrl ?? new URL(req.web().url).origin;
       },
       now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
     };
     if (principal.merchantId) await runDue(ctx);
 
-    const params = c.req.param() as Record<string, string>;
-    for (const [k, v] of Object.entries(params)) {
-      if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(v)) throw new ApiError('not_found', `${resourceName(e)} not found`);
+    for (const k in params) {
+      if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(params[k]!)) throw new ApiError('not_found', `${resourceName(e)} not found`);
     }
     const rawQuery = queryObject(search);
-    let query: unknown ;
+    let query: unknown;
     if (e.query) query = parseWith(e.query, rawQuery, 'query');
     else if (Object.keys(rawQuery).length) {
       throw validationError('query', Object.keys(rawQuery).map((k) => ({ field: k, message: 'is not a known query parameter' })));
@@ -258,15 +384,13 @@ export function createApp(deps: AppDeps): Hono<Env> {
     const perPage = q.per_page ?? PER_PAGE_DEFAULT;
     const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
 
-    let raw: Uint8Array = new Uint8Array(0);
+    let raw: Uint8Array = EMPTY;
     if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
-      const incoming = incomingOf(c);
       // operations anyone may call: their per-IP budget first (before reading), and small bodies
       if (e.auth === 'none') takePublicBodyToken(deps, clientIp);
-      const limit = e.auth === 'secret' ? JSON_LIMIT : PUBLIC_JSON_LIMIT;
-      raw = incoming ? await readIncomingCapped(incoming, limit) : await readCapped(c.req.raw, limit);
+      raw = await req.body(e.auth === 'secret' ? JSON_LIMIT : PUBLIC_JSON_LIMIT);
     }
-    const idemHeader = e.method === 'POST' && !e.multipart && principal.merchantId ? headerOf(c, 'idempotency-key') : undefined;
+    const idemHeader = e.method === 'POST' && !e.multipart && principal.merchantId ? req.header('idempotency-key') : undefined;
     if (idemHeader !== undefined && !IDEMPOTENCY_KEY_RE.test(idemHeader)) {
       throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
         { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
@@ -276,17 +400,20 @@ export function createApp(deps: AppDeps): Hono<Env> {
     // publishable-key operation (tokenize) is idempotent by itself (the same card gives the
     // same token) and its body is card data, of which nothing may be kept.
     const idemKey = e.auth === 'secret' ? idemHeader : undefined;
-    const respond = async (): Promise<{ value: Response; keep: StoredResponse }> => {
+    const respond = async (): Promise<{ value: CoreAnswer; keep: StoredResponse }> => {
       let body: unknown;
-      if (e.body) body = parseWith(e.body, parseJsonBody(raw, headerOf(c, 'content-type') ?? null) ?? {}, 'body');
+      if (e.body) body = parseWith(e.body, parseJsonBody(raw, req.header('content-type') ?? null) ?? {}, 'body');
       else if (raw.byteLength) {
-        const parsed = parseJsonBody(raw, headerOf(c, 'content-type') ?? null);
+        const parsed = parseJsonBody(raw, req.header('content-type') ?? null);
         if (parsed !== null && (typeof parsed !== 'object' || Object.keys(parsed as object).length)) {
           throw new ApiError('validation_error', 'This operation takes no request body');
         }
       }
       const result = await handler(ctx, { params, query: query as never, body: body as never, page });
-      if (result instanceof Response) return { value: result, keep: { status: result.status, body: idemKey ? await result.clone().text() : '' } };
+      if (result instanceof Response) {
+        const keep = { status: result.status, body: idemKey ? await result.clone().text() : '' };
+        return { value: { status: result.status, headers: {}, body: '', response: result }, keep };
+      }
       const status = ctx.status ?? e.status ?? (e.method === 'POST' ? 201 : 200);
       const message = ctx.message ?? e.message;
       let out: Record<string, unknown>;
@@ -304,19 +431,18 @@ export function createApp(deps: AppDeps): Hono<Env> {
         if (deps.validateResponses) envelope(e.response).parse(out);
       }
       const text = JSON.stringify(out);
-      const res = new Response(text, { status, headers: { 'content-type': JSON_TYPE, 'X-Request-Id': requestId } });
-      tagged.add(res);
-      return { value: res, keep: { status, body: idemKey ? keptAnswer(out) : text } };
+      return { value: { status, headers: { 'content-type': JSON_TYPE }, body: text }, keep: { status, body: idemKey ? keptAnswer(out) : text } };
     };
     try {
-      let res: Response;
+      let res: CoreAnswer;
       if (idemKey) {
-        const outcome = await withIdempotency(deps, principal.merchantId, idemKey, requestHash(deps, e.method, c.req.path + search, raw), respond);
+        const outcome = await withIdempotency(deps, principal.merchantId, idemKey, requestHash(deps, e.method, req.path + search, raw), respond);
         if (outcome.replayed) {
-          return new Response(outcome.response.body, {
+          return {
             status: outcome.response.status,
             headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true' },
-          });
+            body: outcome.response.body,
+          };
         }
         res = outcome.value;
       } else res = (await respond()).value;
@@ -361,5 +487,34 @@ export function createApp(deps: AppDeps): Hono<Env> {
     } else dueIdle.delete(ctx.merchantId);
   }
 
-  return app;
+  return Object.assign(app, { core: { match: (method: string, path: string) => router.match(method, path), handle } });
+}
+
+const EMPTY = new Uint8Array(0);
+const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
+
+function requestIdOf(given: string | undefined): string {
+  return given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+}
+
+/** A Hono request as the pipeline sees it. */
+function honoRequest(c: Context<Env>): CoreRequest {
+  const incoming = incomingOf(c);
+  return {
+    method: c.req.method,
+    path: c.req.path,
+    search: searchOf(c),
+    peerAddress: incoming?.socket?.remoteAddress,
+    requestId: c.get('requestId'),
+    header: (name) => headerOf(c, name),
+    body: (max) => (incoming ? readIncomingCapped(incoming, max) : readCapped(c.req.raw, max)),
+    web: () => c.req.raw,
+    gone: () => clientGone(c),
+    bodyLeftUnread: () => bodyLeftUnread(c),
+  };
+}
+
+/** The pipeline's answer as a Web Response (for Hono). */
+function toResponse(a: CoreAnswer): Response {
+  return a.response ?? new Response(a.status === CLIENT_CLOSED_STATUS ? null : a.body, { status: a.status, headers: a.headers });
 }

@@ -1,4 +1,3 @@
-import type { Context as HonoContext } from 'hono';
 import type { Endpoint, ItemOut, BodyOut, QueryOut } from '../contract/endpoint.js';
 import type { endpoints } from '../contract/index.js';
 import type { IdGenerator } from '../domain/ids.js';
@@ -11,7 +10,7 @@ import type { RateLimits } from './rateLimit.js';
 export type Mode = 'sandbox' | 'production';
 
 /** The Hono environment of the app: what its middleware sets on each request. */
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = { Variables: { requestId: string; logged: boolean } };
 export type DueSkip = 'window' | 'same-instant' | 'never';
 
 /** Everything the service needs from outside, injected so tests can replace any of it. */
@@ -104,8 +103,8 @@ export interface RequestContext extends ServiceContext {
   merchantId: string;
   apiKeyId: string;
   requestId: string;
-  req: Request;
-  hono: HonoContext;
+  /** the request as a Web Request (built when first asked for on the node:http path) */
+  readonly req: Request;
   clientIp: string;
   baseUrl: string;
   /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
