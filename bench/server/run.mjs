@@ -1,24 +1,32 @@
 // HTTP throughput benchmark on loopback, with wrk (Debian package `wrk`).
 //
 // Baselines measured in the same run:
-//  - a bare node:http server answering a small JSON (for GET /v1/charges/{id})
+//  - a bare node:http server answering a small JSON
 //  - for reference, Hono on @hono/node-server answering the same JSON (hono-baseline.mjs):
 //    what the framework mpay's server is built on costs by itself
-//  - for reference, node:http answering GET /v1/charges/{id} with one SQLite read of the same
-//    charge from mpay's database and nothing else (sqlite-read-baseline.mjs): the ceiling for
-//    any GET that reads SQLite on this machine
+//  - node:http answering GET /v1/charges/{id} with one SQLite read of the same charge from
+//    mpay's database and nothing else (sqlite-read-baseline.mjs): the ceiling for any GET that
+//    reads SQLite on this machine (the baseline of both GET rows)
 //  - the raw single-transaction SQLite insert rate (better-sqlite3, WAL, synchronous=FULL,
 //    BEGIN IMMEDIATE; INSERT one charge-sized row; COMMIT) (for POST /v1/charges)
-// against `mpay server start --rate-limit off` on a temp data directory seeded through the
-// CLI (admin merchants create) and the API (a card token, some charges).
+//  - with MPAY_TEST_DATABASE_URL set: node:http answering the same GET with one PostgreSQL read
+//    (pg-read-baseline.mjs), the baseline of the PostgreSQL row (a figure, no target)
+// against `mpay server start` on a temp data directory seeded through the CLI (admin merchants
+// create) and the API (a card token, some charges), with the rate limiter on (at a rate wrk
+// does not reach: every request still takes a token). A second server holds 100k charges
+// seeded through the store (bench/scale/entry.ts) for "POST after 100k".
 // Each case runs REPEATS times (default 3), interleaved; the table shows medians.
-// Targets: GET ≥ 35 % of bare node; POST ≥ 40 % of the raw insert rate.
+// Targets (issue 17): GET /v1/charges/{id} ≥ 60 % of the SQLite read row, p99 ≤ 3 ms at
+// 16 connections; GET /v1/charges (first page of 20) ≥ 40 % of it; POST ≥ 60 % of the raw
+// insert; POST on 100k stored charges ≥ 80 % of POST on the (nearly) empty store.
 //
 //   node bench/server/run.mjs            # DURATION=5 REPEATS=3 CONNECTIONS=16 by default
 //   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s (the spread behind a median)
+//   MPAY_TEST_DATABASE_URL=postgres://… node bench/server/run.mjs   # adds the PostgreSQL rows
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -47,7 +55,7 @@ process.on('exit', () => {
 
 /** Starts a process that prints its URL as the first line of stdout. */
 function startServer(args, opts = {}) {
-  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', opts.stderr ?? 'ignore'] });
+  const child = spawn(process.execPath, args, { env: opts.env ?? env, stdio: ['ignore', 'pipe', opts.stderr ?? 'ignore'] });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -123,38 +131,94 @@ async function api(url, method, path, auth, body) {
 }
 
 // --- seed -----------------------------------------------------------------------------
-const created = spawnSync(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', 'Loja Bench', '--json'], { env, encoding: 'utf8' });
-if (created.status !== 0) throw new Error(`admin merchants create: ${created.stderr}`);
-const merchant = JSON.parse(created.stdout);
-const mpay = await startServer([bin, 'server', 'start', '--port', '0', '--rate-limit', 'off']);
+// every request takes a token from its key's bucket; the bucket is large enough never to refuse
+const RATE = ['--rate-limit', '100000000,100000000'];
+function createMerchant(envOf, extra = []) {
+  const r = spawnSync(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', 'Loja Bench', '--json', ...extra], { env: envOf, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`admin merchants create: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+const merchant = createMerchant(env);
+const mpay = await startServer([bin, 'server', 'start', '--port', '0', ...RATE]);
 const bare = await startServer(['-e', BARE]);
 const hono = await startServer([join(root, 'bench', 'server', 'hono-baseline.mjs')]);
 const secret = `${merchant.public_key}:${merchant.secret_key}`;
-const tok = await api(mpay.url, 'POST', '/v1/tokens', `${merchant.public_key}:`, {
-  card: { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' },
-});
-const chargeBody = {
+const card = { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' };
+const chargeBodyOf = (token) => ({
   amount: 1990,
   payment_method: 'credit_card',
   product_type: 'digital',
   customer: { name: 'Ana Souza', email: 'ana@example.com', tax_id: '52998224725', phone: '+5511987654321', type: 'individual' },
   items: [{ name: 'Curso', quantity: 1, unit_price: 1990, tangible: false }],
-  payment_details: { token: tok.token, installments: 1 },
-};
+  payment_details: { token, installments: 1 },
+});
+const tok = await api(mpay.url, 'POST', '/v1/tokens', `${merchant.public_key}:`, { card });
+const chargeBody = chargeBodyOf(tok.token);
 let chargeId = '';
 for (let i = 0; i < 50; i++) chargeId = (await api(mpay.url, 'POST', '/v1/charges', secret, chargeBody)).id;
 const sqliteRead = await startServer([join(root, 'bench', 'server', 'sqlite-read-baseline.mjs'), join(dataDir, 'mpay.db')]);
 
-const authHeader = 'Basic ' + Buffer.from(secret).toString('base64');
-const getLua = join(tmp, 'get.lua');
-writeFileSync(getLua, `wrk.headers["Authorization"] = "${authHeader}"\n`);
-const postLua = join(tmp, 'post.lua');
-writeFileSync(
-  postLua,
-  `wrk.method = "POST"
-wrk.headers["Authorization"] = "${authHeader}"
+// a second store holding 100k charges of its merchant, seeded through the store (not HTTP)
+const SEEDED = Number(process.env.SEEDED ?? 100_000);
+const bigEnv = { ...env, MPAY_DATA_DIR: join(tmp, 'big') };
+const bigMerchant = createMerchant(bigEnv);
+{
+  // bundled under the repository, where its packages resolve
+  const out = join(root, 'test-artifacts', `server-bench-${process.pid}`, 'runtime.mjs');
+  process.on('exit', () => rmSync(dirname(out), { recursive: true, force: true }));
+  const { build } = await import('esbuild');
+  await build({ entryPoints: [join(root, 'bench', 'scale', 'entry.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'warning' });
+  const { openRuntime, seedCharges } = await import(out);
+  const rt = await openRuntime({ dataDir: bigEnv.MPAY_DATA_DIR, rateLimit: null });
+  await seedCharges(rt.deps.db, bigMerchant.merchant_id, SEEDED);
+  await rt.close();
+}
+const big = await startServer([bin, 'server', 'start', '--port', '0', ...RATE], { env: bigEnv });
+const bigSecret = `${bigMerchant.public_key}:${bigMerchant.secret_key}`;
+const bigTok = await api(big.url, 'POST', '/v1/tokens', `${bigMerchant.public_key}:`, { card });
+
+// PostgreSQL: a schema of its own on the server of MPAY_TEST_DATABASE_URL (dropped at the end)
+const PG_URL = process.env.MPAY_TEST_DATABASE_URL;
+let pgServer, pgRead, pgSecret, pgChargeId, dropSchema;
+if (PG_URL) {
+  const { default: pg } = await import('pg');
+  const schema = `bench_${process.pid}_${Date.now()}`;
+  const admin = async (sql) => {
+    const c = new pg.Client({ connectionString: PG_URL });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE SCHEMA ${schema}`);
+  dropSchema = () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  const u = new URL(PG_URL);
+  u.searchParams.set('options', `-c search_path=${schema}`);
+  const pgEnv = { ...env, MPAY_DATA_DIR: join(tmp, 'pg'), MPAY_MASTER_KEY: randomBytes(32).toString('base64'), MPAY_DATABASE_URL: u.toString() };
+  const m = createMerchant(pgEnv);
+  pgServer = await startServer([bin, 'server', 'start', '--port', '0', ...RATE], { env: pgEnv });
+  pgSecret = `${m.public_key}:${m.secret_key}`;
+  const t = await api(pgServer.url, 'POST', '/v1/tokens', `${m.public_key}:`, { card });
+  for (let i = 0; i < 50; i++) pgChargeId = (await api(pgServer.url, 'POST', '/v1/charges', pgSecret, chargeBodyOf(t.token))).id;
+  pgRead = await startServer([join(root, 'bench', 'server', 'pg-read-baseline.mjs'), u.toString()]);
+}
+
+const basic = (s) => 'Basic ' + Buffer.from(s).toString('base64');
+function getScript(name, auth) {
+  const file = join(tmp, `${name}.lua`);
+  writeFileSync(file, `wrk.headers["Authorization"] = "${basic(auth)}"\n`);
+  return file;
+}
+function postScript(name, auth, body) {
+  const file = join(tmp, `${name}.lua`);
+  writeFileSync(
+    file,
+    `wrk.method = "POST"
+wrk.headers["Authorization"] = "${basic(auth)}"
 wrk.headers["Content-Type"] = "application/json"
-wrk.body = [[${JSON.stringify(chargeBody)}]]
+wrk.body = [[${JSON.stringify(body)}]]
 local n = 0
 local prefix = tostring(os.time()) .. "-" .. tostring(math.random(1, 1e9))
 request = function()
@@ -163,46 +227,72 @@ request = function()
   return wrk.format()
 end
 `,
-);
+  );
+  return file;
+}
+const getLua = getScript('get', secret);
+const postLua = postScript('post', secret, chargeBody);
+const bigPostLua = postScript('post-big', bigSecret, chargeBodyOf(bigTok.token));
+const pgGetLua = PG_URL ? getScript('pg-get', pgSecret) : null;
 
 // --- measure --------------------------------------------------------------------------
-const runs = { bare: [], hono: [], read: [], get: [], post: [], sqlite: [] };
+const cases = {
+  bare: () => wrk(bare.url + '/', null),
+  hono: () => wrk(`${hono.url}/v1/charges/${chargeId}`, null),
+  read: () => wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null),
+  get: () => wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua),
+  list: () => wrk(`${mpay.url}/v1/charges`, getLua),
+  sqlite: () => ({ rps: sqliteInsertRate(DURATION) }),
+  post: () => wrk(`${mpay.url}/v1/charges`, postLua),
+  postBig: () => wrk(`${big.url}/v1/charges`, bigPostLua),
+  ...(PG_URL
+    ? {
+        pgRead: () => wrk(`${pgRead.url}/v1/charges/${pgChargeId}`, null),
+        pgGet: () => wrk(`${pgServer.url}/v1/charges/${pgChargeId}`, pgGetLua),
+      }
+    : {}),
+};
+const runs = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 // warm-up (JIT, page cache)
-wrk(bare.url + '/', null);
-wrk(`${hono.url}/v1/charges/${chargeId}`, null);
-wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null);
-wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua);
-for (let i = 0; i < REPEATS; i++) {
-  runs.bare.push(wrk(bare.url + '/', null));
-  runs.hono.push(wrk(`${hono.url}/v1/charges/${chargeId}`, null));
-  runs.read.push(wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null));
-  runs.get.push(wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua));
-  runs.sqlite.push({ rps: sqliteInsertRate(DURATION) });
-  runs.post.push(wrk(`${mpay.url}/v1/charges`, postLua));
-}
+for (const k of ['bare', 'hono', 'read', 'get', 'list', ...(PG_URL ? ['pgRead', 'pgGet'] : [])]) cases[k]();
+for (let i = 0; i < REPEATS; i++) for (const [k, run] of Object.entries(cases)) runs[k].push(run());
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };
 const med = (k, f) => median(runs[k].map((r) => r[f]));
 const fmt = (v, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : '–');
-const bareRps = med('bare', 'rps');
-const rawRps = med('sqlite', 'rps');
+const pctOf = (k, base) => (100 * med(k, 'rps')) / med(base, 'rps');
+const target = (ok, text) => `target ${text}: ${ok ? 'met' : 'NOT met'}`;
+const row = (name, k, ratio, t = '') => [name, med(k, 'rps'), med(k, 'p50'), med(k, 'p99'), ratio, t];
 const rows = [
-  ['bare node:http, small JSON', bareRps, med('bare', 'p50'), med('bare', 'p99'), '1.00 (baseline)', ''],
-  ['Hono on @hono/node-server, same JSON', med('hono', 'rps'), med('hono', 'p50'), med('hono', 'p99'), `${fmt((100 * med('hono', 'rps')) / bareRps)} % of bare (reference)`, ''],
-  ['node:http + 1 SQLite read, same charge', med('read', 'rps'), med('read', 'p50'), med('read', 'p99'), `${fmt((100 * med('read', 'rps')) / bareRps)} % of bare (reference: ceiling for a SQLite GET)`, ''],
-  ['raw SQLite insert, 1 tx (WAL, FULL)', rawRps, NaN, NaN, '1.00 (baseline)', ''],
-  ['GET /v1/charges/{id}', med('get', 'rps'), med('get', 'p50'), med('get', 'p99'), `${fmt((100 * med('get', 'rps')) / bareRps)} % of bare`, 0.35 <= med('get', 'rps') / bareRps ? 'target ≥ 35 %: met' : 'target ≥ 35 %: NOT met'],
-  ['POST /v1/charges (card, 1x)', med('post', 'rps'), med('post', 'p50'), med('post', 'p99'), `${fmt((100 * med('post', 'rps')) / rawRps)} % of raw insert`, 0.4 <= med('post', 'rps') / rawRps ? 'target ≥ 40 %: met' : 'target ≥ 40 %: NOT met'],
+  row('bare node:http, small JSON', 'bare', '1.00 (baseline)'),
+  row('Hono on @hono/node-server, same JSON', 'hono', `${fmt(pctOf('hono', 'bare'))} % of bare (reference)`),
+  row('node:http + 1 SQLite read, same charge', 'read', `1.00 (baseline of the GETs; ${fmt(pctOf('read', 'bare'))} % of bare)`),
+  row('GET /v1/charges/{id}', 'get', `${fmt(pctOf('get', 'read'))} % of the SQLite read`, target(pctOf('get', 'read') >= 60, '≥ 60 %')),
+  row('GET /v1/charges (page 1 of 20)', 'list', `${fmt(pctOf('list', 'read'))} % of the SQLite read`, target(pctOf('list', 'read') >= 40, '≥ 40 %')),
+  row('raw SQLite insert, 1 tx (WAL, FULL)', 'sqlite', '1.00 (baseline of the POSTs)'),
+  row('POST /v1/charges (card, 1x)', 'post', `${fmt(pctOf('post', 'sqlite'))} % of raw insert`, target(pctOf('post', 'sqlite') >= 60, '≥ 60 %')),
+  row(`POST /v1/charges, ${SEEDED / 1000}k stored`, 'postBig', `${fmt(pctOf('postBig', 'post'))} % of POST above`, target(pctOf('postBig', 'post') >= 80, '≥ 80 %')),
+  ...(PG_URL
+    ? [
+        row('node:http + 1 pg read, same charge', 'pgRead', `1.00 (baseline of PG; ${fmt(pctOf('pgRead', 'bare'))} % of bare)`),
+        row('GET /v1/charges/{id} on PostgreSQL', 'pgGet', `${fmt(pctOf('pgGet', 'pgRead'))} % of the pg read (no target)`),
+      ]
+    : []),
 ];
-const non2xx = [...runs.read, ...runs.get, ...runs.post].reduce((a, r) => a + r.non2xx, 0);
-console.log(`server throughput on loopback, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, median of ${REPEATS} runs (node ${process.versions.node})`);
+const checked = ['read', 'get', 'list', 'post', 'postBig', ...(PG_URL ? ['pgRead', 'pgGet'] : [])];
+const non2xx = checked.reduce((a, k) => a + runs[k].reduce((b, r) => b + r.non2xx, 0), 0);
+const load = loadavg().map((l) => l.toFixed(1)).join(' ');
+console.log(`server throughput on loopback, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, median of ${REPEATS} runs (node ${process.versions.node}; load average at the end ${load})`);
 console.log(`${'case'.padEnd(38)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ratio`);
-for (const [name, rps, p50, p99, ratio, target] of rows) {
-  console.log(`${name.padEnd(38)} ${fmt(rps).padStart(8)} ${fmt(p50, 2).padStart(8)} ${fmt(p99, 2).padStart(8)}  ${ratio}${target ? `  (${target})` : ''}`);
+for (const [name, rps, p50, p99, ratio, t] of rows) {
+  console.log(`${name.padEnd(38)} ${fmt(rps).padStart(8)} ${fmt(p50, 2).padStart(8)} ${fmt(p99, 2).padStart(8)}  ${ratio}${t ? `  (${t})` : ''}`);
 }
-console.log(`non-2xx responses from mpay and the SQLite read reference: ${non2xx}`);
+console.log(`p99 of GET /v1/charges/{id} at ${CONNECTIONS} connections: ${fmt(med('get', 'p99'), 2)} ms  (${target(med('get', 'p99') <= 3, '≤ 3 ms')})`);
+console.log(`non-2xx responses from mpay and the read references: ${non2xx}`);
 if (process.env.RUNS_RPS) for (const [k, rs] of Object.entries(runs)) console.log(k, rs.map((r) => Math.round(r.rps)).join(' '));
 if (process.env.VERBOSE) for (const r of [...runs.get, ...runs.post]) console.log(r.raw);
+await dropSchema?.();
 process.exit(0);
