@@ -117,14 +117,23 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   return exitForSignal(stoppedBy);
 }
 
-/** Lines joined and written together at the end of the current turn of the event loop. */
-export function lineBuffer(write: (s: string) => void): { push(line: string): void; flush(): void } {
+/** How long request-log lines may wait to be written together (ms). */
+export const LOG_FLUSH_MS = 20;
+
+/**
+ * Lines joined and written together: at most LOG_FLUSH_MS after the first one waiting (or
+ * at once when 256 are waiting), so a busy server makes one write to stderr per 20 ms, not
+ * one per turn of the event loop (at 16 connections, one per request or two). `flush`
+ * writes what is waiting (on stop).
+ */
+export function lineBuffer(write: (s: string) => void, ms = LOG_FLUSH_MS): { push(line: string): void; flush(): void } {
   let pending: string[] = [];
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    scheduled = false;
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     if (!pending.length) return;
-    const out = pending.join('\n') + '\n';
+    const out = `${pending.join('\n')}\n`;
     pending = [];
     write(out);
   };
@@ -132,9 +141,10 @@ export function lineBuffer(write: (s: string) => void): { push(line: string): vo
     push(line) {
       pending.push(line);
       if (pending.length >= 256) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
+      else if (!timer) {
+        timer = setTimeout(flush, ms);
+        // a waiting line never keeps the process alive: stopping flushes it
+        timer.unref();
       }
     },
     flush,
