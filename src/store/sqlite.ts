@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
 import { UniqueViolation } from './db.js';
@@ -109,6 +109,9 @@ export class SqliteDb implements Db {
   private draining = false;
   private readonly inner: Queryable;
   private readonly dataVersion: Database.Statement;
+  /** the -shm file (the WAL index) open for reading the change token; null where there is none */
+  private shm: number | null | undefined;
+  private readonly shmHeader = Buffer.alloc(96);
   private closed = false;
   /** groups this connection committed (data_version counts only other connections' commits), and the transactions in them */
   readonly groups = { commits: 0, transactions: 0 };
@@ -214,10 +217,38 @@ export class SqliteDb implements Db {
    * Changes whenever a transaction commits, on this connection or on any other (another
    * process sharing the file): a value to validate an in-process cache of rows with. While a
    * group is being written it answers undefined (no cache may be trusted then).
+   *
+   * It is read from the WAL-index header in the -shm file, which every connection to the
+   * database maps and SQLite rewrites at every commit (and when the WAL restarts): one pread
+   * of 96 bytes, where `PRAGMA data_version` opens and closes a read transaction (its shm locks)
+   * per call. When the header cannot be read whole (a commit publishing it: its two copies
+   * differ) or there is no -shm, data_version answers instead.
    */
   changeToken(): string | undefined {
     if (this.draining || this.closed) return undefined;
-    return `${this.dataVersion.get() as number}:${this.groups.commits}`;
+    const header = this.walIndexHeader();
+    return header === undefined ? `v${this.dataVersion.get() as number}:${this.groups.commits}` : `w${header}:${this.groups.commits}`;
+  }
+
+  /**
+   * The WAL-index header: two copies of 48 bytes (iVersion, iChange — counted up at every
+   * commit —, isInit, the page size, mxFrame, nPage, the last frame's checksum, the salts, the
+   * header's checksum). SQLite writes the second copy first and readers trust the header only
+   * when both agree: the same rule here. Undefined when they differ or the index is not set up.
+   */
+  private walIndexHeader(): string | undefined {
+    if (this.shm === undefined) {
+      // opened once: this connection keeps the -shm in place for as long as it is open
+      try {
+        this.shm = this.file === ':memory:' ? null : openSync(`${this.file}-shm`, 'r');
+      } catch {
+        this.shm = null;
+      }
+    }
+    if (this.shm === null) return undefined;
+    const h = this.shmHeader;
+    if (readSync(this.shm, h, 0, 96, 0) !== 96 || h[12] !== 1 || h.compare(h, 48, 96, 0, 48) !== 0) return undefined;
+    return h.toString('latin1', 0, 48);
   }
 
   private async drain(): Promise<void> {
@@ -315,6 +346,7 @@ export class SqliteDb implements Db {
   async close(): Promise<void> {
     while (this.draining || this.jobs.length) await new Promise((r) => setImmediate(r));
     this.closed = true;
+    if (typeof this.shm === 'number') closeSync(this.shm);
     this.conn.close();
   }
 }

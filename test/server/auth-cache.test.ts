@@ -38,6 +38,26 @@ describe.runIf(backend === 'sqlite')('API keys remembered between commits (SQLit
     expect(db.changeToken!()).not.toBe(t1);
   });
 
+  it('the token is read from the WAL index (-shm) and moves with every commit of another process, across checkpoints and WAL restarts', async () => {
+    const db = env.rt.deps.db;
+    await new Promise((r) => setImmediate(r));
+    let last = db.changeToken!();
+    // one pread of the -shm header, not a read transaction per call (PRAGMA data_version)
+    expect(last).toMatch(/^w/);
+    const other = new Database(join(env.dir, 'mpay.db'));
+    const rename = other.prepare('UPDATE merchants SET name = ? WHERE id = ?');
+    for (let i = 0; i < 60; i++) {
+      rename.run(`N${i}`, env.merchant.merchant_id);
+      // the WAL is checkpointed and truncated now and then: the next commit restarts it from frame 1
+      if (i % 10 === 9) other.pragma('wal_checkpoint(TRUNCATE)');
+      const t = db.changeToken!();
+      expect(t).not.toBe(last);
+      expect(db.changeToken!()).toBe(t);
+      last = t;
+    }
+    other.close();
+  });
+
   it('a key deactivated by another process is refused on the very next request', async () => {
     const auth = env.auth();
     expect((await get(auth)).status).toBe(200);
