@@ -346,7 +346,9 @@ export class SqliteDb implements Db {
   async close(): Promise<void> {
     while (this.draining || this.jobs.length) await new Promise((r) => setImmediate(r));
     this.closed = true;
+    // once only: a second close() must not close a descriptor number reused since
     if (typeof this.shm === 'number') closeSync(this.shm);
+    this.shm = null;
     this.conn.close();
   }
 }
