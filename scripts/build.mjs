@@ -85,6 +85,8 @@ try {
 
 // 3. the SDK (dependencies stay external: they are the package's own dependencies)
 await build({ ...common, entryPoints: [join(root, 'src/sdk/index.ts')], outfile: join(root, 'dist/sdk.js'), packages: 'external' });
+// 3b. mpay/embedded: the service in-process (for tests and scripts), kept out of the SDK
+await build({ ...common, entryPoints: [join(root, 'src/sdk/embedded.ts')], outfile: join(root, 'dist/embedded.js'), packages: 'external' });
 if (!process.argv.includes('--no-types')) {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--emitDeclarationOnly'], {
     stdio: 'inherit',

@@ -22,9 +22,9 @@ export const LAYERS = [
   { layer: 'src/server/services/', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'], not: ['src/server/routes/', 'src/server/app.ts', 'src/server/runtime.ts', 'src/server/due.ts'] },
   { layer: 'src/server/webhooks/', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'], not: ['src/server/routes/', 'src/server/services/', 'src/server/app.ts', 'src/server/runtime.ts'] },
   { layer: 'src/server/', may: ['src/store/', 'src/contract/', 'src/domain/'] },
-  { layer: 'src/sdk/embedded', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'] },
-  { layer: 'src/sdk/index.ts', may: ['src/server/', 'src/contract/', 'src/domain/'] },
-  { layer: 'src/sdk/', may: ['src/contract/', 'src/domain/'] },
+  // mpay/embedded is the one SDK module that may load the service; the SDK ('mpay') never does
+  { layer: 'src/sdk/embedded.ts', may: ['src/server/', 'src/contract/', 'src/domain/'] },
+  { layer: 'src/sdk/', may: ['src/contract/', 'src/domain/'], not: ['src/sdk/embedded.ts'] },
   { layer: 'src/cli/', may: ['src/sdk/', 'src/server/', 'src/store/', 'src/contract/', 'src/domain/'] },
 ];
 

@@ -4,6 +4,9 @@
  *   import { MpayClient, HttpTransport, Tokenizer } from 'mpay';
  *   const client = new MpayClient({ transport: new HttpTransport('http://127.0.0.1:4010'), publicKey, secretKey });
  *   const { data } = await client.call('apiKeys.list', { query: { per_page: 50 } });
+ *
+ * The SDK is a client only: it never loads the server, its store engines or Hono. The service
+ * itself, in-process, is the separate entry 'mpay/embedded' (`openEmbedded`, src/sdk/embedded.ts).
  */
 export { MpayClient, errorFromResponse, toQueryString } from './client.js';
 export type { CallOptions, ClientOptions, Envelope, OperationId, Operation, Pagination, RawResponse, RequestOptions, Result } from './client.js';
@@ -16,10 +19,3 @@ export { EmbeddedTransport } from './embeddedTransport.js';
 export type { Transport, TransportRequest, TransportResponse } from './transport.js';
 export type { TokenizeResult } from '../contract/resources/tokens.js';
 
-/** Opens the embedded service on a data directory and returns a transport to it. */
-export async function openEmbedded(dataDir: string): Promise<{ transport: import('./transport.js').Transport; close(): Promise<void> }> {
-  const { openRuntime } = await import('../server/runtime.js');
-  const { EmbeddedTransport } = await import('./embeddedTransport.js');
-  const rt = await openRuntime({ dataDir });
-  return { transport: new EmbeddedTransport(rt.app.fetch, `embedded:${dataDir}`), close: () => rt.close() };
-}
