@@ -44,7 +44,7 @@ await build({
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   banner,
-  external: ['better-sqlite3', 'pg', 'pg-native'],
+  external: ['better-sqlite3', 'pg', 'pg-native', 'jq-wasm'],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   minifySyntax: true,
   minifyWhitespace: true,
@@ -63,7 +63,7 @@ await build({
   footer: { js: '\n})' },
   entryPoints: [join(root, 'src/cli/entry.ts')],
   outfile: join(root, 'dist/cli.cjs'),
-  external: ['better-sqlite3', 'pg', 'pg-native'],
+  external: ['better-sqlite3', 'pg', 'pg-native', 'jq-wasm'],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },

@@ -51,6 +51,7 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     cmd.option('--page <n>', `page number (1 to ${p?.pageMax ?? 1_000_000}; default 1)`);
     cmd.option('--per-page <n>', `records per page (1 to ${p?.perPageMax ?? 100}; default ${p?.perPageDefault ?? 20}, ${p?.perPageMax ?? 100} with --all)`);
     cmd.option('--all', 'fetch every page (a progress line on a terminal)');
+    cmd.option('--limit <n>', 'fetch pages until N records, and print N at most');
   }
   cmd.addHelpText('after', `\nExample:\n  $ ${spec.example}\n`);
   cmd.action(
@@ -78,6 +79,7 @@ export function buildProgram(deps: CliDeps): Command {
     .option('-v, --verbose', 'trace HTTP exchanges on stderr (credentials redacted)')
     .option('--idempotency-key <key>', 'Idempotency-Key header for a POST')
     .option('--yes', 'do not ask for confirmation')
+    .option('--jq <expr>', 'filter the JSON output with a jq expression (real jq; strings print raw), e.g. --jq \'.[].id\'')
     .showSuggestionAfterError(true)
     // every leaf's help lists the global flags too
     .configureHelp({ showGlobalOptions: true })

@@ -1,11 +1,18 @@
 import { formatBRL } from '../domain/money.js';
 import { useColor, type IO } from './io.js';
+import { usage } from './errors.js';
 import type { Globals } from './target.js';
 
-export type Format = 'table' | 'json' | 'jsonl';
+/** --jq: the JSON output filtered by a jq expression (wins over -o). */
+export interface JqFormat {
+  jq: string;
+}
 
-/** -o wins, then --json; default: a table on a terminal, JSON when piped. */
+export type Format = 'table' | 'json' | 'jsonl' | JqFormat;
+
+/** --jq wins, then -o, then --json; default: a table on a terminal, JSON when piped. */
 export function resolveFormat(g: Globals, io: IO): Format {
+  if (g.jq !== undefined) return { jq: g.jq };
   if (g.output) return g.output;
   if (g.json) return 'json';
   return io.stdoutTTY ? 'table' : 'json';
@@ -77,6 +84,10 @@ function pick(columns: readonly string[] | undefined, rows: Record<string, unkno
 
 /** Prints a record or a list in the chosen format (data only, to stdout). */
 export async function printData(io: IO, data: unknown, o: PrintOptions): Promise<void> {
+  if (typeof o.format === 'object') {
+    io.out(await jq(data, o.format.jq));
+    return;
+  }
   if (o.format === 'json') {
     io.out(JSON.stringify(data, null, 2) + '\n');
     return;
@@ -106,3 +117,22 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
   }
   io.out(String(data) + '\n');
 }
+
+/**
+ * Real jq (jq 1.7 compiled to WebAssembly: jq-wasm), loaded only when --jq is given. Strings
+ * print raw, as `gh --jq` does; a bad expression is a usage error with jq's own message.
+ */
+export async function jq(data: unknown, expr: string): Promise<string> {
+  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
+  const raw = mod.raw ?? mod.default!.raw;
+  let out: string;
+  try {
+    out = await raw(JSON.stringify(data ?? null), expr, ['-r']);
+  } catch (e) {
+    const msg = String((e as Error).message ?? e).replace(/^jq: error: /, '').replace(/\s*\n\s*/g, ' ').trim();
+    throw usage(`--jq: ${msg}`);
+  }
+  return out === '' || out.endsWith('\n') ? out : out + '\n';
+}
+
+type JqRaw = (data: string | object, filter: string, flags?: string[]) => Promise<string>;

@@ -178,6 +178,12 @@ async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; cont
   return { bytes: form.bytes, contentType: form.contentType, onProgress };
 }
 
+function parseLimit(v: unknown): number {
+  const s = String(v);
+  if (!/^\d+$/.test(s) || Number(s) < 1) throw usage(`--limit must be a whole number from 1, got '${s}'`);
+  return Number(s);
+}
+
 /** Runs one operation of the contract and prints its result. Returns the exit code. */
 export async function runOperation(inv: Invocation): Promise<number> {
   const { spec, io, globals: g } = inv;
@@ -198,18 +204,23 @@ export async function runOperation(inv: Invocation): Promise<number> {
         rawBody,
         idempotencyKey: g.idempotencyKey,
       });
-    if (spec.list && inv.opts.all) {
+    const limit = spec.list && inv.opts.limit !== undefined ? parseLimit(inv.opts.limit) : undefined;
+    if (spec.list && (inv.opts.all || limit !== undefined)) {
       const progress = io.stderrTTY && !g.quiet;
       const all: unknown[] = [];
       let page = 1;
+      const perPage = req.query.per_page ?? Math.min(limit ?? Infinity, spec.pagination?.perPageMax ?? 100);
+      let printed = 0;
       for (;;) {
-        const r = await call({ ...req.query, page, per_page: req.query.per_page ?? 100 });
-        const items = r.data as unknown[];
+        const r = await call({ ...req.query, page, per_page: perPage });
+        let items = r.data as unknown[];
+        if (limit !== undefined) items = items.slice(0, limit - printed);
+        printed += items.length;
         if (format === 'jsonl') for (const it of items) io.out(JSON.stringify(it) + '\n');
         else all.push(...items);
         const total = r.pagination?.totalPages ?? 1;
         if (progress) io.err(`\rpage ${page}/${total} (${r.pagination?.total ?? items.length} records)`);
-        if (page >= total) break;
+        if (page >= total || (limit !== undefined && printed >= limit)) break;
         page++;
       }
       if (progress) io.err('\n');

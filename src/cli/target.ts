@@ -16,6 +16,8 @@ export interface Globals {
   verbose?: boolean;
   idempotencyKey?: string;
   yes?: boolean;
+  /** --jq: filter the JSON output with this jq expression */
+  jq?: string;
 }
 
 export interface Target {
