@@ -23,6 +23,7 @@ complete -c mpay -l color -x -a 'auto always never'
 complete -c mpay -l data-dir
 complete -c mpay -l help
 complete -c mpay -l idempotency-key
+complete -c mpay -l jq
 complete -c mpay -l json
 complete -c mpay -s o -l output -x -a 'table json jsonl'
 complete -c mpay -l profile -x -a '(command mpay __complete profiles 2>/dev/null)'
@@ -66,6 +67,7 @@ complete -c mpay -n '__mpay_at '\''keys create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l all
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l color
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l is-active -x -a 'true false'
+complete -c mpay -n '__mpay_at '\''keys list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l output
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l page
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l per-page
@@ -116,6 +118,7 @@ complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-address
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-id
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l all
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l color
+complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l output
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l page
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l per-page
@@ -148,6 +151,7 @@ complete -c mpay -n '__mpay_at '\''recipients set'\''' -l type -x -a 'bank_accou
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l wallet-address
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l all
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l color
+complete -c mpay -n '__mpay_at '\''recipients list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l output
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l owner-type -x -a 'merchant submerchant'
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l page
@@ -205,6 +209,7 @@ complete -c mpay -n '__mpay_at '\''links update'\''' -l summary-color
 complete -c mpay -n '__mpay_at '\''links update'\''' -l title
 complete -c mpay -n '__mpay_at '\''links list'\''' -l all
 complete -c mpay -n '__mpay_at '\''links list'\''' -l color
+complete -c mpay -n '__mpay_at '\''links list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''links list'\''' -l output
 complete -c mpay -n '__mpay_at '\''links list'\''' -l page
 complete -c mpay -n '__mpay_at '\''links list'\''' -l per-page
@@ -241,6 +246,7 @@ complete -c mpay -n '__mpay_at '\''charges create'\''' -l wait
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l all
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l end-date
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l page
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix'
@@ -296,6 +302,7 @@ complete -c mpay -n '__mpay_at '\''receivables'\''' -l profile
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l all
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l charge-id
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l color
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l output
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l page
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix'
@@ -319,6 +326,7 @@ complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l submerchant-id
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l all
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l color
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l end-date
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l output
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l page
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l per-page
@@ -332,6 +340,7 @@ complete -c mpay -n '__mpay_at '\''wallets'\''' -l output
 complete -c mpay -n '__mpay_at '\''wallets'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l color
+complete -c mpay -n '__mpay_at '\''wallets list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l output
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l owner-id
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l owner-type -x -a 'merchant submerchant'
@@ -342,6 +351,7 @@ complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l color
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l direction -x -a 'credit debit'
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l end-date
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l limit
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l output
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l page
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l per-page
@@ -384,6 +394,7 @@ complete -c mpay -n '__mpay_at '\''submerchants get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l entity-type -x -a 'pf pj'
+complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l page
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l per-page
@@ -410,6 +421,7 @@ complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l type -x -a
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l zip-code
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l color
+complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l page
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l per-page
@@ -436,6 +448,7 @@ complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l qualificati
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l role -x -a 'legal_representative partner administrator attorney'
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l color
+complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l page
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l per-page
@@ -460,6 +473,7 @@ complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l type -x -a 'soc
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l legal-representative-id
+complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l page
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l per-page
@@ -499,6 +513,7 @@ complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l url
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l color
+complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l limit
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l page
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l per-page
@@ -522,6 +537,7 @@ complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l per-page
