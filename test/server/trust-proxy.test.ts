@@ -4,7 +4,7 @@
  * allowed_ips and the per-IP limits see that address.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseTrustProxy } from '../../src/cli/commands/server-start/run.js';
+import { parseTrustProxy } from '../../src/cli/commands/serverStart/run.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
