@@ -1,3 +1,4 @@
+import { toneOf } from '../domain/lifecycle.js';
 import { formatBRL } from '../domain/money.js';
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
@@ -24,10 +25,6 @@ const MONEY = new Set([
   'total_credits', 'total_debits', 'shipping_amount', 'unit_price', 'average_ticket', 'monthly_revenue',
 ]);
 
-const GREEN = new Set(['captured', 'paid', 'completed', 'approved', 'active', 'delivered']);
-const YELLOW = new Set(['pending', 'processing', 'under_review', 'anticipated']);
-const RED = new Set(['failed', 'refused', 'rejected', 'disabled', 'expired', 'refunded']);
-
 export interface Painter {
   green(s: string): string;
   yellow(s: string): string;
@@ -45,6 +42,16 @@ export async function painter(g: Globals, io: IO): Promise<Painter> {
   return { green: c.green, yellow: c.yellow, red: c.red, dim: c.dim, bold: c.bold };
 }
 
+/** A status in the colour of its tone in the lifecycles (src/domain/lifecycle.ts). */
+export function paintStatus(status: string, paint: Painter): string {
+  const tone = toneOf(status);
+  if (tone === 'good') return paint.green(status);
+  if (tone === 'waiting') return paint.yellow(status);
+  if (tone === 'bad') return paint.red(status);
+  if (tone === 'aside') return paint.dim(status);
+  return status;
+}
+
 function localTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
@@ -57,12 +64,7 @@ export function cell(key: string, v: unknown, paint: Painter): string {
   if (v === null || v === undefined || v === '') return paint.dim('—');
   if (MONEY.has(key) && typeof v === 'number') return formatBRL(v);
   if (MONEY.has(key) && typeof v === 'string' && /^\d+$/.test(v)) return formatBRL(Number(v));
-  if (key === 'status' && typeof v === 'string') {
-    if (GREEN.has(v)) return paint.green(v);
-    if (YELLOW.has(v)) return paint.yellow(v);
-    if (RED.has(v)) return paint.red(v);
-    return v;
-  }
+  if (key === 'status' && typeof v === 'string') return paintStatus(v, paint);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);

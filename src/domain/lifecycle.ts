@@ -1,7 +1,8 @@
 /**
  * Status lifecycles as data: one transition table per resource (the contract's Lifecycles).
- * The first status listed is the initial one. `assertTransition` is the one guard every
- * service uses; a move the table does not allow is a 409 `invalid_state`.
+ * The first status listed is the initial one. `assertTransition` is the check; services move
+ * a stored record with `transition()` (src/store/transition.ts), which checks here and then
+ * compares-and-sets the row. A move the table does not allow is a 409 `invalid_state`.
  */
 export const LIFECYCLES = {
   charge: { pending: ['captured', 'failed'], captured: ['refunded'], failed: [], refunded: [] },
@@ -23,7 +24,16 @@ export const LIFECYCLES = {
     exhausted: [],
   },
   webhook_endpoint: { active: ['disabled'], disabled: ['active'] },
+  // a delivery log record (one attempt) — webhook_delivery_logs.status
   delivery: { pending: ['delivered', 'failed'], delivered: [], failed: [] },
+  // a delivery (event × endpoint, its schedule) — webhook_deliveries.state; a redelivery
+  // schedules a finished one again
+  webhook_delivery: {
+    scheduled: ['delivered', 'failed', 'cancelled'],
+    delivered: ['scheduled'],
+    failed: ['scheduled'],
+    cancelled: ['scheduled'],
+  },
 } as const satisfies Record<string, Record<string, readonly string[]>>;
 
 export type Lifecycle = keyof typeof LIFECYCLES;
@@ -57,4 +67,42 @@ export function assertTransition<L extends Lifecycle>(l: L, from: string, to: st
     const allowed = (LIFECYCLES[l] as Record<string, readonly string[]>)[from] ?? [];
     throw new InvalidTransitionError(l, from, to, allowed);
   }
+}
+
+/** Every status of every lifecycle. */
+export type AnyStatus = { [L in Lifecycle]: StatusOf<L> }[Lifecycle];
+
+/**
+ * How a status reads to people (the CLI's colours): settled well, still moving, ended badly, or
+ * set aside. One tone per status name across lifecycles; a status added to a lifecycle without a
+ * tone here is a type error.
+ */
+export type Tone = 'good' | 'waiting' | 'bad' | 'aside';
+export const STATUS_TONES: Record<AnyStatus, Tone> = {
+  pending: 'waiting',
+  processing: 'waiting',
+  under_review: 'waiting',
+  scheduled: 'waiting',
+  anticipated: 'waiting',
+  captured: 'good',
+  paid: 'good',
+  completed: 'good',
+  approved: 'good',
+  active: 'good',
+  delivered: 'good',
+  failed: 'bad',
+  refused: 'bad',
+  rejected: 'bad',
+  disabled: 'bad',
+  expired: 'bad',
+  refunded: 'bad',
+  cancelled: 'bad',
+  exhausted: 'aside',
+  inactive: 'aside',
+  replaced: 'aside',
+};
+
+/** The tone of a status string, if it is a status of some lifecycle. */
+export function toneOf(status: string): Tone | undefined {
+  return Object.hasOwn(STATUS_TONES, status) ? STATUS_TONES[status as AnyStatus] : undefined;
 }

@@ -8,8 +8,9 @@
  */
 import type { Anticipation } from '../../contract/resources/receivables.js';
 import { anticipationFee, daysUntil } from '../../domain/fees.js';
-import { assertTransition } from '../../domain/lifecycle.js';
+import type { StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
+import { transition } from '../../store/transition.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../errors.js';
 import type { ReceivableRow } from './charges.js';
@@ -134,8 +135,8 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
       fee += f;
       return f;
     });
-    const status = refusal ? 'refused' : 'approved';
-    assertTransition('anticipation', 'pending', status);
+    // decided as it is created: no anticipation is stored pending
+    const status: StatusOf<'anticipation'> = refusal ? 'refused' : 'approved';
     await q.run(
       `INSERT INTO anticipations (id, merchant_id, submerchant_id, wallet_id, status, anticipation_type, requested_amount, receivable_ids,
          total_gross_amount, total_fee_amount, total_net_amount, refusal_reason, created_at, updated_at)
@@ -157,12 +158,7 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
       ],
     );
     for (const [i, r] of picked.entries()) {
-      assertTransition('receivable', r.status, 'anticipated');
-      const u = await q.run(
-        "UPDATE receivables SET status = 'anticipated', anticipation_id = ?, anticipation_fee_amount = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-        [id, fees[i]!, ts, r.id],
-      );
-      if (u.changes !== 1) throw new Error(`receivable ${r.id} changed under an anticipation`);
+      await transition(q, 'receivable', r.id, r.status, 'anticipated', { anticipation_id: id, anticipation_fee_amount: fees[i]!, updated_at: ts });
     }
     if (picked.length) {
       await credit(q, deps.ids, {

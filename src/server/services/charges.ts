@@ -16,6 +16,7 @@ import { buildBrCode } from '../../domain/brcode.js';
 import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
+import { transition } from '../../store/transition.js';
 import type { AppDeps, ServiceContext } from '../context.js';
 import type { DueContext } from '../context.js';
 import { DUE_BATCH } from '../context.js';
@@ -473,11 +474,12 @@ async function decideInTx(
   const out: ChargeRow = { ...row, status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts };
   if (insert) await insert(out);
   else {
-    const upd = await q.run(
-      "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-      [decision.failure_code, decision.failure_reason, ts, ts, row.id],
-    );
-    if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a decision`);
+    await transition(q, 'charge', row.id, row.status, 'failed', {
+      failure_code: decision.failure_code,
+      failure_reason: decision.failure_reason,
+      failed_at: ts,
+      updated_at: ts,
+    });
   }
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', data: chargeRecord(out), chargeId: row.id, at: now });
   return out;
@@ -504,13 +506,7 @@ async function capture(
   const ts = iso(now);
   const out: ChargeRow = { ...row, status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts };
   if (insert) await insert(out);
-  else {
-    const upd = await q.run(
-      "UPDATE charges SET status = 'captured', fee_amount = ?, net_amount = ?, captured_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-      [plan.fee, plan.net, ts, ts, row.id],
-    );
-    if (upd.changes !== 1) throw new Error(`charge ${row.id} changed under a capture`);
-  }
+  else await transition(q, 'charge', row.id, row.status, 'captured', { fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
   for (const pp of plan.parties) {
     const party = parties[pp.key]!;
     for (const inst of pp.installments) {
@@ -559,9 +555,8 @@ async function payReceivable(
 ): Promise<boolean> {
   const r = await q.get<ReceivableRow>(`SELECT * FROM receivables WHERE id = ?${q.dialect.forUpdate}`, [id]);
   if (r?.status !== 'pending') return false;
-  assertTransition('receivable', r.status, 'paid');
   const ts = iso(at);
-  await q.run("UPDATE receivables SET status = 'paid', paid_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'", [ts, ts, id]);
+  await transition(q, 'receivable', id, r.status, 'paid', { paid_at: ts, updated_at: ts });
   await credit(q, deps.ids, { walletId: r.wallet_id, amount: Number(r.net_amount), ...ref, at });
   const out = (await q.get<ReceivableRow>('SELECT * FROM receivables WHERE id = ?', [id]))!;
   await emitEvent(q, deps.ids, { merchantId: r.merchant_id, type: 'receivable.paid', data: receivableRecord(out), chargeId: r.charge_id, at });
@@ -602,8 +597,7 @@ export async function refundCharge(ctx: ServiceContext, id: string): Promise<Cha
     const owed = new Map<string, number>();
     for (const r of rs) {
       if (r.status === 'pending') {
-        assertTransition('receivable', r.status, 'cancelled');
-        await q.run("UPDATE receivables SET status = 'cancelled', updated_at = ? WHERE id = ? AND status = 'pending'", [ts, r.id]);
+        await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
       } else {
         const received = Number(r.net_amount) - (r.status === 'anticipated' ? Number(r.anticipation_fee_amount ?? 0) : 0);
         owed.set(r.wallet_id, (owed.get(r.wallet_id) ?? 0) + received);
@@ -612,7 +606,7 @@ export async function refundCharge(ctx: ServiceContext, id: string): Promise<Cha
     for (const [walletId, amount] of owed) {
       if (amount > 0) await debit(q, deps.ids, { walletId, amount, referenceType: 'refund', referenceId: id, description: `Refund of charge ${id}`, at: now });
     }
-    await q.run("UPDATE charges SET status = 'refunded', refunded_at = ?, updated_at = ? WHERE id = ? AND status = 'captured'", [ts, ts, id]);
+    await transition(q, 'charge', id, c.status, 'refunded', { refunded_at: ts, updated_at: ts });
     const out = await loadCharge(q, ctx.merchantId, id);
     await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: chargeRecord(out), chargeId: id, at: now });
     return out;
@@ -657,12 +651,13 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
     for (const { id } of due) {
       const c = await loadCharge(q, ctx.merchantId, id, true);
       if (c.status !== 'pending') continue;
-      assertTransition('charge', c.status, 'failed');
       const at = c.pix_expires_at ?? iso(now);
-      await q.run(
-        "UPDATE charges SET status = 'failed', failure_code = ?, failure_reason = ?, failed_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'",
-        [PIX_EXPIRED.failure_code, PIX_EXPIRED.failure_reason, at, iso(now), id],
-      );
+      await transition(q, 'charge', id, c.status, 'failed', {
+        failure_code: PIX_EXPIRED.failure_code,
+        failure_reason: PIX_EXPIRED.failure_reason,
+        failed_at: at,
+        updated_at: iso(now),
+      });
       const out = await loadCharge(q, ctx.merchantId, id);
       await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });
       n++;

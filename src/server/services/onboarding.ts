@@ -1,5 +1,5 @@
 import type { Address, LegalRepresentative, Submerchant, SubmerchantDocument } from '../../contract/resources/submerchants.js';
-import { assertTransition } from '../../domain/lifecycle.js';
+import { transition } from '../../store/transition.js';
 import { computeRequirements, type EntityType, type Requirements } from '../../domain/onboarding.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import { json, type Queryable } from '../../store/db.js';
@@ -188,9 +188,8 @@ export async function advanceIfComplete(
   if (sub.status !== 'pending') return;
   const req = await requirementsOf(q, sub, at.businessNow);
   if (!req.complete) return;
-  assertTransition('submerchant', sub.status, 'under_review');
   const ts = at.now.toISOString();
-  await q.run("UPDATE submerchants SET status = 'under_review', updated_at = ? WHERE id = ? AND status = 'pending'", [ts, sub.id]);
+  await transition(q, 'submerchant', sub.id, sub.status, 'under_review', { updated_at: ts });
   await emitEvent(q, ids, {
     merchantId,
     type: 'submerchant.under_review',

@@ -2,6 +2,7 @@ import type { PaymentLink, PaymentLinkUpdate } from '../../contract/resources/pa
 import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
+import { transition } from '../../store/transition.js';
 import type { AppDeps } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
@@ -120,24 +121,27 @@ export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUp
     throw new ApiError('invalid_state', `The payment link is ${current}; a ${current} link can no longer be changed`);
   }
   const next: LinkRow = { ...row };
-  const sets: string[] = [];
-  const args: (string | number | null)[] = [];
+  const set: Record<string, string | number | null> = {};
   for (const [k, v] of Object.entries(patch) as [keyof PaymentLinkUpdate, unknown][]) {
-    if (v === undefined) continue;
+    if (v === undefined || k === 'status') continue;
     const col = PATCHABLE[k](v) as string | number | null;
     (next as unknown as Record<string, unknown>)[k] = col;
-    sets.push(`${k} = ?`);
-    args.push(col);
+    set[k] = col;
   }
-  if (patch.status && patch.status !== row.status) assertTransition('payment_link', row.status, patch.status);
+  const moves = patch.status !== undefined && patch.status !== row.status;
+  if (moves) assertTransition('payment_link', row.status, patch.status!);
   if (next.expires_at && next.expires_at <= now.toISOString()) {
     throw new ApiError('validation_error', 'expires_at: must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
   }
+  if (patch.status !== undefined) next.status = patch.status;
   checkLinkRules(next);
   next.updated_at = now.toISOString();
-  sets.push('updated_at = ?');
-  args.push(next.updated_at);
-  await q.run(`UPDATE payment_links SET ${sets.join(', ')} WHERE id = ?`, [...args, row.id]);
+  set.updated_at = next.updated_at;
+  if (moves) await transition(q, 'payment_link', row.id, row.status, patch.status!, set);
+  else {
+    const cols = Object.keys(set);
+    await q.run(`UPDATE payment_links SET ${cols.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`, [...cols.map((c) => set[c]!), row.id]);
+  }
   return next;
 }
 
@@ -198,9 +202,11 @@ export async function recordLinkUse(
   if (!row) throw notFound('Payment link');
   const uses = Number(row.current_uses) + 1;
   let status = row.status;
-  if (row.max_uses !== null && uses >= Number(row.max_uses) && canTransition('payment_link', row.status, 'exhausted')) status = 'exhausted';
   const ts = at.toISOString();
-  await q.run('UPDATE payment_links SET current_uses = ?, status = ?, updated_at = ? WHERE id = ?', [uses, status, ts, row.id]);
+  if (row.max_uses !== null && uses >= Number(row.max_uses) && canTransition('payment_link', row.status, 'exhausted')) {
+    status = 'exhausted';
+    await transition(q, 'payment_link', row.id, row.status, 'exhausted', { current_uses: uses, updated_at: ts });
+  } else await q.run('UPDATE payment_links SET current_uses = ?, updated_at = ? WHERE id = ?', [uses, ts, row.id]);
   const record = toLinkRecord({ ...row, current_uses: uses, status, updated_at: ts }, deps.baseUrl, at);
   await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'payment_link.paid', data: record, chargeId: opts.chargeId ?? null, at });
   return record;

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
 import { birthDateProblem } from '../../domain/brazil.js';
 import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
-import { assertTransition } from '../../domain/lifecycle.js';
+import { transition } from '../../store/transition.js';
 import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 import { UniqueViolation, type Queryable } from '../../store/db.js';
@@ -338,8 +338,7 @@ export async function addDocument(ctx: ServiceContext, submerchantId: string, b:
       [id, sub.id, ctx.merchantId, partnerId, b.type, b.notes ?? null, b.number ?? null, b.file_url, b.file_name, b.file_size, b.mime_type, expiresAt, ts, ts],
     );
     for (const old of previous) {
-      assertTransition('document', old.status, 'replaced');
-      await q.run("UPDATE submerchant_documents SET status = 'replaced', replaced_by = ?, updated_at = ? WHERE id = ?", [id, ts, old.id]);
+      await transition(q, 'document', old.id, old.status, 'replaced', { replaced_by: id, updated_at: ts });
       await emitEvent(q, ctx.deps.ids, {
         merchantId: ctx.merchantId,
         type: 'document.replaced',
@@ -465,8 +464,7 @@ export async function reviewSubmerchant(ctx: ServiceContext, submerchantId: stri
   return ctx.db.tx(async (q) => {
     const sub = await loadSubmerchant(q, ctx.merchantId, submerchantId, true);
     const to = b.decision === 'approve' ? 'approved' : 'rejected';
-    assertTransition('submerchant', sub.status, to);
-    await q.run('UPDATE submerchants SET status = ?, reviewed_at = ?, review_notes = ?, updated_at = ? WHERE id = ?', [to, ts, b.notes ?? null, ts, sub.id]);
+    await transition(q, 'submerchant', sub.id, sub.status, to, { reviewed_at: ts, review_notes: b.notes ?? null, updated_at: ts });
     const record = toSubmerchant(await loadSubmerchant(q, ctx.merchantId, sub.id));
     await emitEvent(q, ctx.deps.ids, {
       merchantId: ctx.merchantId,

@@ -4,8 +4,8 @@
  * redeliver). Delivery itself is src/server/webhooks/.
  */
 import type { WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
-import { assertTransition } from '../../domain/lifecycle.js';
 import type { Queryable, } from '../../store/db.js';
+import { transition } from '../../store/transition.js';
 import { cancelEndpointDeliveries } from '../webhooks/delivery.js';
 import { checkTarget } from '../webhooks/netguard.js';
 import { generateSecret } from '../webhooks/signature.js';
@@ -117,22 +117,18 @@ export async function updateEndpoint(ctx: ServiceContext, id: string, body: Body
     const row = await liveEndpoint(ctx, id, true, q);
     const ts = ctx.now().toISOString();
     const next = { ...row };
-    if (body.status !== undefined && body.status !== row.status) {
-      assertTransition('webhook_endpoint', row.status, body.status);
-      next.status = body.status;
-      if (body.status === 'disabled') await cancelEndpointDeliveries(q, row.id, ts, 'the endpoint was disabled');
-    }
     if (body.url !== undefined) next.url = body.url;
     if (body.events !== undefined) next.events = JSON.stringify(body.events);
     next.updated_at = ts;
-    await q.run('UPDATE webhook_endpoints SET url = ?, events = ?, status = ?, disabled_reason = ?, updated_at = ? WHERE id = ?', [
-      next.url,
-      next.events,
-      next.status,
-      next.status === 'disabled' ? 'disabled by PATCH' : null,
-      ts,
-      row.id,
-    ]);
+    const status = body.status ?? row.status;
+    const set = { url: next.url, events: next.events, disabled_reason: status === 'disabled' ? 'disabled by PATCH' : null, updated_at: ts };
+    if (status !== row.status) {
+      await transition(q, 'webhook_endpoint', row.id, row.status, status, set);
+      next.status = status;
+      if (status === 'disabled') await cancelEndpointDeliveries(q, row.id, ts, 'the endpoint was disabled');
+    } else {
+      await q.run('UPDATE webhook_endpoints SET url = ?, events = ?, disabled_reason = ?, updated_at = ? WHERE id = ?', [set.url, set.events, set.disabled_reason, ts, row.id]);
+    }
     return toEndpoint(next);
   });
 }
@@ -142,12 +138,9 @@ export function deleteEndpoint(ctx: ServiceContext, id: string): Promise<Webhook
   return ctx.db.tx(async (q) => {
     const row = await liveEndpoint(ctx, id, true, q);
     const ts = ctx.now().toISOString();
-    if (row.status === 'active') assertTransition('webhook_endpoint', 'active', 'disabled');
-    await q.run("UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'deleted', deleted_at = ?, updated_at = ? WHERE id = ?", [
-      ts,
-      ts,
-      row.id,
-    ]);
+    const set = { disabled_reason: 'deleted', deleted_at: ts, updated_at: ts };
+    if (row.status !== 'disabled') await transition(q, 'webhook_endpoint', row.id, row.status, 'disabled', set);
+    else await q.run('UPDATE webhook_endpoints SET disabled_reason = ?, deleted_at = ?, updated_at = ? WHERE id = ?', [set.disabled_reason, ts, ts, row.id]);
     await cancelEndpointDeliveries(q, row.id, ts, 'the endpoint was deleted');
     return toEndpoint({ ...row, status: 'disabled', updated_at: ts });
   });
@@ -216,10 +209,10 @@ export async function redeliver(ctx: ServiceContext, logId: string): Promise<{ r
       [id, ctx.merchantId, d.id, d.endpoint_id, d.event_id, d.charge_id, d.event_type, ep.url, attempt, maxAttempts, ts],
     );
     await q.run('UPDATE webhook_delivery_logs SET next_retry_at = ? WHERE delivery_id = ? AND next_retry_at IS NOT NULL', [ts, d.id]);
-    await q.run(
-      "UPDATE webhook_deliveries SET state = 'scheduled', next_attempt_at = ?, max_attempts = ?, pending_log_id = ?, updated_at = ? WHERE id = ?",
-      [ts, maxAttempts, id, ts, d.id],
-    );
+    const schedule = { next_attempt_at: ts, max_attempts: maxAttempts, pending_log_id: id, updated_at: ts };
+    // a finished delivery is scheduled again; one still scheduled gets its next attempt now
+    if (d.state !== 'scheduled') await transition(q, 'webhook_delivery', d.id, d.state, 'scheduled', schedule);
+    else await q.run('UPDATE webhook_deliveries SET next_attempt_at = ?, max_attempts = ?, pending_log_id = ?, updated_at = ? WHERE id = ?', [ts, maxAttempts, id, ts, d.id]);
     return { id, created: true };
   });
   const row = await ctx.db.get<LogRow>(`SELECT ${LOG_COLS} FROM webhook_delivery_logs WHERE id = ?`, [out.id]);

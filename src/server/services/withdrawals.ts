@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Destination, Withdrawal, WithdrawalCreate } from '../../contract/resources/withdrawals.js';
-import { assertTransition } from '../../domain/lifecycle.js';
 import { withdrawalFee, type WithdrawalType } from '../../domain/payouts.js';
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../../domain/sandboxPayouts.js';
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
+import { tryTransition } from '../../store/transition.js';
 import type { AppDeps, ServiceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
@@ -289,12 +289,13 @@ async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<bo
     const magic = deps.mode === 'sandbox' ? sandboxPayoutFailure(row.type, Number(row.amount), snapshot) : undefined;
 
     if (magic && magic.fails_at === row.status) {
-      assertTransition('withdrawal', row.status, 'failed');
-      const moved = await q.run(
-        `UPDATE withdrawals SET status = 'failed', failed_at = ?, failure_reason = ?, next_action_at = NULL, updated_at = ? WHERE id = ? AND status = ?`,
-        [atIso, magic.failure_reason, nowIso, row.id, row.status],
-      );
-      if (moved.changes !== 1) return false;
+      const moved = await tryTransition(q, 'withdrawal', row.id, row.status, 'failed', {
+        failed_at: atIso,
+        failure_reason: magic.failure_reason,
+        next_action_at: null,
+        updated_at: nowIso,
+      });
+      if (!moved) return false;
       faultPoint('withdrawal.failing');
       await credit(q, deps.ids, {
         walletId: row.wallet_id,
@@ -310,22 +311,18 @@ async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<bo
       return true;
     }
     if (row.status === 'pending') {
-      assertTransition('withdrawal', 'pending', 'processing');
       const ext = externalId(row.type, at);
       const next = new Date(at.getTime() + COMPLETE_AFTER_MS).toISOString();
-      const moved = await q.run(
-        `UPDATE withdrawals SET status = 'processing', processed_at = ?, external_id = ?, next_action_at = ?, updated_at = ? WHERE id = ? AND status = 'pending'`,
-        [atIso, ext, next, nowIso, row.id],
-      );
-      return moved.changes === 1;
+      return tryTransition(q, 'withdrawal', row.id, row.status, 'processing', {
+        processed_at: atIso,
+        external_id: ext,
+        next_action_at: next,
+        updated_at: nowIso,
+      });
     }
     if (row.status === 'processing') {
-      assertTransition('withdrawal', 'processing', 'completed');
-      const moved = await q.run(
-        `UPDATE withdrawals SET status = 'completed', completed_at = ?, next_action_at = NULL, updated_at = ? WHERE id = ? AND status = 'processing'`,
-        [atIso, nowIso, row.id],
-      );
-      if (moved.changes !== 1) return false;
+      const moved = await tryTransition(q, 'withdrawal', row.id, row.status, 'completed', { completed_at: atIso, next_action_at: null, updated_at: nowIso });
+      if (!moved) return false;
       const record = toRecord({ ...row, status: 'completed', completed_at: atIso, next_action_at: null, updated_at: nowIso });
       await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'withdrawal.completed', data: record, at: now });
       return true;

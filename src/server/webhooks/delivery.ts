@@ -16,7 +16,7 @@
 import type { Agent } from 'undici';
 import type { AppDeps } from '../context.js';
 import type { Queryable } from '../../store/db.js';
-import { assertTransition } from '../../domain/lifecycle.js';
+import { transition } from '../../store/transition.js';
 import { guardedLookup, literalBlocked, systemResolver, type Resolver } from './netguard.js';
 import { webhookHeaders } from './signature.js';
 
@@ -192,6 +192,9 @@ interface DeliveryRow {
   pending_log_id: string | null;
 }
 
+/** The lease columns of a delivery no worker holds. */
+const RELEASED = { lease_owner: null, lease_until: null, lease_log_id: null } as const;
+
 const INTERRUPTED = 'the attempt was interrupted (the delivering process stopped before it finished)';
 
 /**
@@ -244,10 +247,7 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
         continue;
       }
       if (d.attempts >= d.max_attempts) {
-        await q.run(
-          "UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, lease_owner = NULL, lease_until = NULL, lease_log_id = NULL, updated_at = ? WHERE id = ?",
-          [mNow, d.id],
-        );
+        await transition(q, 'webhook_delivery', d.id, d.state, 'failed', { next_attempt_at: null, ...RELEASED, updated_at: mNow });
         continue;
       }
       const attempt = d.attempts + 1;
@@ -296,11 +296,8 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
   }));
 }
 
-async function cancelDelivery(q: Queryable, d: { id: string; pending_log_id: string | null }, nowIso: string, reason: string): Promise<void> {
-  await q.run(
-    "UPDATE webhook_deliveries SET state = 'cancelled', next_attempt_at = NULL, pending_log_id = NULL, updated_at = ? WHERE id = ?",
-    [nowIso, d.id],
-  );
+async function cancelDelivery(q: Queryable, d: { id: string; state: string; pending_log_id: string | null }, nowIso: string, reason: string): Promise<void> {
+  await transition(q, 'webhook_delivery', d.id, d.state, 'cancelled', { next_attempt_at: null, pending_log_id: null, updated_at: nowIso });
   await q.run('UPDATE webhook_delivery_logs SET next_retry_at = NULL WHERE delivery_id = ? AND next_retry_at IS NOT NULL', [d.id]);
   if (d.pending_log_id) {
     await q.run("UPDATE webhook_delivery_logs SET status = 'failed', error_message = ? WHERE id = ? AND status = 'pending'", [
@@ -315,8 +312,8 @@ async function cancelDelivery(q: Queryable, d: { id: string; pending_log_id: str
  * caller's transaction). Attempts in flight finish and are not retried.
  */
 export async function cancelEndpointDeliveries(q: Queryable, endpointId: string, nowIso: string, reason: string): Promise<void> {
-  const rows = await q.all<{ id: string; pending_log_id: string | null }>(
-    `SELECT id, pending_log_id FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'scheduled' AND lease_owner IS NULL${q.dialect.forUpdate}`,
+  const rows = await q.all<{ id: string; state: string; pending_log_id: string | null }>(
+    `SELECT id, state, pending_log_id FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'scheduled' AND lease_owner IS NULL${q.dialect.forUpdate}`,
     [endpointId],
   );
   for (const d of rows) await cancelDelivery(q, d, nowIso, reason);
@@ -466,30 +463,18 @@ export async function complete(deps: AppDeps, claim: Claim, r: SendResult, rando
       d.endpoint_id,
     ]);
     const endpointLive = !!ep && ep.status === 'active' && !ep.deleted_at;
-    const release = 'lease_owner = NULL, lease_until = NULL, lease_log_id = NULL';
     const logUpdate = `UPDATE webhook_delivery_logs SET status = ?, response_status_code = ?, response_body = ?, error_message = ?,
         next_retry_at = ?, delivered_at = ? WHERE id = ?`;
     if (ok) {
-      assertTransition('delivery', 'pending', 'delivered');
       await q.run(logUpdate, ['delivered', r.status, r.body, null, null, mNow, claim.logId]);
-      await q.run(`UPDATE webhook_deliveries SET state = 'delivered', next_attempt_at = NULL, delivered_at = ?, ${release}, updated_at = ? WHERE id = ?`, [
-        mNow,
-        mNow,
-        d.id,
-      ]);
+      await transition(q, 'webhook_delivery', d.id, d.state, 'delivered', { next_attempt_at: null, delivered_at: mNow, ...RELEASED, updated_at: mNow });
       return 'delivered';
     }
-    assertTransition('delivery', 'pending', 'failed');
     if (gone) {
       await q.run(logUpdate, ['failed', r.status, r.body, 'the receiver answered 410 Gone: the endpoint was disabled', null, null, claim.logId]);
-      await q.run(`UPDATE webhook_deliveries SET state = 'failed', next_attempt_at = NULL, ${release}, updated_at = ? WHERE id = ?`, [mNow, d.id]);
+      await transition(q, 'webhook_delivery', d.id, d.state, 'failed', { next_attempt_at: null, ...RELEASED, updated_at: mNow });
       if (ep && ep.status === 'active') {
-        assertTransition('webhook_endpoint', 'active', 'disabled');
-        await q.run("UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE id = ?", [
-          'the receiver answered 410 Gone',
-          mNow,
-          d.endpoint_id,
-        ]);
+        await transition(q, 'webhook_endpoint', d.endpoint_id, ep.status, 'disabled', { disabled_reason: 'the receiver answered 410 Gone', updated_at: mNow });
         await cancelEndpointDeliveries(q, d.endpoint_id, mNow, 'the endpoint was disabled after a 410 Gone');
       }
       return 'disabled';
@@ -497,14 +482,15 @@ export async function complete(deps: AppDeps, claim: Claim, r: SendResult, rando
     if (d.attempts < d.max_attempts && d.attempts < MAX_ATTEMPTS && endpointLive) {
       const next = iso(Math.max(scheduledAt(Date.parse(d.origin_at), d.attempts, random), mNowMs));
       await q.run(logUpdate, ['failed', r.status, r.body, r.error, next, null, claim.logId]);
-      await q.run(`UPDATE webhook_deliveries SET next_attempt_at = ?, ${release}, updated_at = ? WHERE id = ?`, [next, mNow, d.id]);
+      await q.run('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, lease_log_id = NULL, updated_at = ? WHERE id = ?', [
+        next,
+        mNow,
+        d.id,
+      ]);
       return 'retry';
     }
     await q.run(logUpdate, ['failed', r.status, r.body, r.error, null, null, claim.logId]);
-    await q.run(
-      `UPDATE webhook_deliveries SET state = ?, next_attempt_at = NULL, ${release}, updated_at = ? WHERE id = ?`,
-      [endpointLive ? 'failed' : 'cancelled', mNow, d.id],
-    );
+    await transition(q, 'webhook_delivery', d.id, d.state, endpointLive ? 'failed' : 'cancelled', { next_attempt_at: null, ...RELEASED, updated_at: mNow });
     return 'failed';
   });
 }
