@@ -24,13 +24,29 @@ export function assertCents(v: number): void {
   if (!Number.isSafeInteger(v)) throw new RangeError(`money must be an integer number of cents, got ${v}`);
 }
 
-/** R$ 1.234,56 — for tables only; data stays in cents. */
+/**
+ * Cents as people read them: 7990 → "R$ 79,90", 123456789 → "R$ 1.234.567,89". For display
+ * only (CLI tables, the checkout page); data stays in cents.
+ */
 export function formatBRL(cents: number): string {
   const neg = cents < 0;
-  const abs = Math.abs(cents);
-  const reais = Math.floor(abs / 100)
-    .toString()
-    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const abs = Math.abs(Math.trunc(cents));
+  const reais = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   const c = String(abs % 100).padStart(2, '0');
   return `${neg ? '-' : ''}R$ ${reais},${c}`;
+}
+
+/**
+ * Reais as people type them, in cents, or null when it is not an amount: "79,90", "1.234,56",
+ * "1234,5", "79.90", "1234", "R$ 150" (white space anywhere is ignored). A comma is the decimal
+ * separator, dots then group thousands; without a comma, a dot followed by one or two digits
+ * at the end is the decimal point ("1.234" is R$ 1.234,00). At most 12 digits of reais.
+ */
+export function parseBRL(text: string): number | null {
+  const s = text.replace(/R\$/i, '').replace(/\s/g, '');
+  const m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s) ?? /^(\d+)\.(\d{1,2})$/.exec(s);
+  if (!m) return null;
+  const int = m[1]!.replace(/\./g, '');
+  if (int.length > 12) return null;
+  return Number(int) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }

@@ -61,13 +61,9 @@ export async function tryTransition<L extends Lifecycle>(
 }
 
 /** As tryTransition, but a lost race throws LostTransitionError (the caller's transaction rolls back). */
-export async function transition<L extends Lifecycle>(
-  q: Queryable,
-  l: L,
-  id: string,
-  from: string,
-  to: StatusOf<L>,
-  set: Readonly<Record<string, SqlValue>> = {},
-): Promise<void> {
-  if (!(await tryTransition(q, l, id, from, to, set))) throw new LostTransitionError(l, id, from, to);
+export async function transition<L extends Lifecycle>(...move: Parameters<typeof tryTransition<L>>): Promise<void> {
+  if (!(await tryTransition(...move))) {
+    const [, l, id, from, to] = move;
+    throw new LostTransitionError(l, id, from, to);
+  }
 }

@@ -8,7 +8,8 @@ import { bufferIO } from '../../src/cli/io.js';
 import type { Painter } from '../../src/cli/output.js';
 import type { Target } from '../../src/cli/target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli/onboard/answers.js';
-import { addressFields, isoBirthDate, parsePercent, parseReais, submerchantFields } from '../../src/cli/onboard/fields.js';
+import { addressFields, isoBirthDate, parsePercent, submerchantFields } from '../../src/cli/onboard/fields.js';
+import { parseBRL } from '../../src/domain/money.js';
 import { runOnboarding } from '../../src/cli/onboard/flow.js';
 import { checkLocalFile, progressBar } from '../../src/cli/onboard/localFile.js';
 import { completePath, inputConfig, localPath, pathText, type Prompter, type Question } from '../../src/cli/onboard/prompter.js';
@@ -167,13 +168,13 @@ describe('the upload progress bar', () => {
 
 describe('answer parsing', () => {
   it('reais as typed become cents; percentages accept a comma', () => {
-    expect(parseReais('1.500,00')).toBe(150000);
-    expect(parseReais('R$ 1.234,5')).toBe(123450);
-    expect(parseReais('1234.56')).toBe(123456);
-    expect(parseReais('1.234')).toBe(123400);
-    expect(parseReais('150')).toBe(15000);
-    expect(parseReais('1,2,3')).toBeNull();
-    expect(parseReais('-5')).toBeNull();
+    expect(parseBRL('1.500,00')).toBe(150000);
+    expect(parseBRL('R$ 1.234,5')).toBe(123450);
+    expect(parseBRL('1234.56')).toBe(123456);
+    expect(parseBRL('1.234')).toBe(123400);
+    expect(parseBRL('150')).toBe(15000);
+    expect(parseBRL('1,2,3')).toBeNull();
+    expect(parseBRL('-5')).toBeNull();
     expect(parsePercent('33,33')).toBe(33.33);
     expect(parsePercent('60 %')).toBe(60);
     expect(parsePercent('sixty')).toBeNull();

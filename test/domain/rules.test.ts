@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { luhnValid } from '../../src/domain/luhn.js';
 import { detectBrand } from '../../src/domain/brands.js';
 import { cnpjCheckDigits, isValidCnpj, isValidCpf } from '../../src/domain/taxid.js';
-import { formatBRL, percentOf, splitInstallments } from '../../src/domain/money.js';
+import { formatBRL, parseBRL, percentOf, splitInstallments } from '../../src/domain/money.js';
 import { assertTransition, canTransition, InvalidTransitionError } from '../../src/domain/lifecycle.js';
 import { uuidv7 } from '../../src/domain/ids.js';
 
@@ -99,6 +99,15 @@ describe('money in integer cents', () => {
     expect(formatBRL(123456)).toBe('R$ 1.234,56');
     expect(formatBRL(5)).toBe('R$ 0,05');
     expect(formatBRL(-100000000)).toBe('-R$ 1.000.000,00');
+  });
+  it('reads reais as people type them (the checkout page and the CLI prompts share it)', () => {
+    expect(parseBRL('1.500,00')).toBe(150000);
+    expect(parseBRL('R$ 1.234,5')).toBe(123450);
+    expect(parseBRL('1234.56')).toBe(123456);
+    expect(parseBRL('1.234')).toBe(123400);
+    expect(parseBRL('79.9')).toBe(7990);
+    expect(parseBRL(' R$ 50 ')).toBe(5000);
+    for (const bad of ['', 'abc', '12,345', '1,2,3', '-5', '1.23.456', '1234567890123']) expect(parseBRL(bad), bad).toBeNull();
   });
 });
 

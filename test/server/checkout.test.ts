@@ -3,7 +3,8 @@ import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, CPF, tokenize } from '../helpers/money.js';
 import { CHECKOUT_JS } from '../../src/server/checkout/assets.js';
 import { escapeHtml, jsonForScript, safeColor } from '../../src/server/checkout/page.js';
-import { formatBRL, installmentLabel, parseBRL } from '../../src/server/checkout/format.js';
+import { formatBRL, parseBRL } from '../../src/domain/money.js';
+import { installmentLabel } from '../../src/server/checkout/format.js';
 
 let env: TestEnv;
 beforeEach(async () => {

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
 import { birthDateProblem, normalizeTaxId, UFS } from '../../domain/brazil.js';
+import { parseBRL } from '../../domain/money.js';
 import type { EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 
@@ -121,28 +122,6 @@ function birthDateField(): Field {
   };
 }
 
-/**
- * Reais as people type them: "1.234,56", "1234,5", "1234.56", "R$ 150" → integer cents, or
- * null. A dot followed by exactly three digits is a thousands separator ("1.234" = R$ 1.234,00).
- */
-export function parseReais(value: string): number | null {
-  const s = value.trim().replace(/^R\$\s*/i, '');
-  let int: string;
-  let frac = '';
-  let m = /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/.exec(s);
-  if (m) {
-    int = m[1]!.replace(/\./g, '');
-    frac = m[2] ?? '';
-  } else if ((m = /^(\d+)\.(\d{1,2})$/.exec(s))) {
-    int = m[1]!;
-    frac = m[2]!;
-  } else {
-    return null;
-  }
-  const cents = Number(int) * 100 + Number(frac.padEnd(2, '0'));
-  return Number.isSafeInteger(cents) ? cents : null;
-}
-
 function moneyField(key: 'average_ticket' | 'monthly_revenue', message: string): Field {
   return {
     key,
@@ -152,12 +131,12 @@ function moneyField(key: 'average_ticket' | 'monthly_revenue', message: string):
     label: message,
     required: false,
     validate: (v) => {
-      const cents = parseReais(v);
+      const cents = parseBRL(v);
       if (cents === null) return `${message} must be an amount in reais, e.g. 1.500,00 or 1500.00`;
       const ok = check(sm[key], cents);
       return ok === true ? true : `${message} ${ok}`;
     },
-    toBody: (v) => parseReais(v),
+    toBody: (v) => parseBRL(v),
   };
 }
 

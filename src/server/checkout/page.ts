@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicLink } from '../services/checkout.js';
 import { CHECKOUT_CSS, CHECKOUT_JS } from './assets.js';
-import { formatBRL, installmentLabel } from './format.js';
+import { formatBRL } from '../../domain/money.js';
+import { installmentLabel } from './format.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(v: string): string {

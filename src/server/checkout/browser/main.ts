@@ -10,7 +10,8 @@
 import { cardLengthProblem, cvvLength, detectBrand, type CardBrand } from '../../../domain/brands.js';
 import { luhnValid } from '../../../domain/luhn.js';
 import { isValidCnpj, isValidCpf } from '../../../domain/taxid.js';
-import { formatBRL, installmentLabel, parseBRL } from '../format.js';
+import { formatBRL, parseBRL } from '../../../domain/money.js';
+import { installmentLabel } from '../format.js';
 import type { PageConfig } from '../page.js';
 
 // the page writes this object for the script (src/server/checkout/page.ts); the type is erased
