@@ -1,5 +1,10 @@
 import { randomFillSync } from 'node:crypto';
 
+/** The text of a UUID (any version, lower-case hex), for patterns that embed one. */
+export const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+/** A whole string that is a UUID, in either case (ids in paths and flags). */
+export const UUID_RE = new RegExp(`^${UUID_SOURCE}$`, 'i');
+
 let lastMs = -1;
 let seq = 0;
 

@@ -6,6 +6,7 @@
  * removed: "123.456.789-09" is the CPF key 12345678909, "(11) 98765-4321" is +5511987654321.
  */
 import { isValidCnpj, isValidCpf } from './taxid.js';
+import { UUID_SOURCE } from './ids.js';
 
 export const PIX_KEY_TYPES = ['cpf', 'cnpj', 'email', 'phone', 'random'] as const;
 export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
@@ -27,7 +28,8 @@ export const BRAZIL_DDDS: readonly string[] = [
 ];
 
 const EMAIL_RE = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A random key is a UUID in lower case. */
+const RANDOM_KEY_RE = new RegExp(`^${UUID_SOURCE}$`);
 
 export type PixKeyCheck = { ok: true; key: string } | { ok: false; message: string };
 
@@ -61,7 +63,7 @@ export function checkPixKey(type: PixKeyType, raw: string): PixKeyCheck {
     }
     case 'random': {
       const k = v.toLowerCase();
-      return UUID_RE.test(k) ? { ok: true, key: k } : { ok: false, message: 'must be a UUID, e.g. 123e4567-e89b-42d3-a456-426614174000, for pix_key_type random' };
+      return RANDOM_KEY_RE.test(k) ? { ok: true, key: k } : { ok: false, message: 'must be a UUID, e.g. 123e4567-e89b-42d3-a456-426614174000, for pix_key_type random' };
     }
   }
 }

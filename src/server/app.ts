@@ -14,8 +14,8 @@ import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
+import { UUID_RE } from '../domain/ids.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** How long (merchant time) a request may skip the due work after a run that moved nothing. */

@@ -17,6 +17,7 @@ import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityFie
 import { checkLocalFile, formatBytes, progressBar } from './localFile.js';
 import type { AnswerPath, Prompter } from './prompter.js';
 import { fileForm, fileProgress } from '../multipart.js';
+import { UUID_SOURCE } from '../../domain/ids.js';
 
 export interface OnboardingOptions {
   client: MpayClient;
@@ -103,7 +104,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
       (body) => client.call('submerchants.create', { body: { ...body, entity_type: entity } as never }),
       // the tax id is already a submerchant of this merchant: offer to continue that one
       async (e) => {
-        const existing = e.status === 409 && (e.details ?? []).some((d) => d.field === 'tax_id') ? /\b([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/i.exec(e.message ?? '')?.[1] : undefined;
+        const existing = e.status === 409 && (e.details ?? []).some((d) => d.field === 'tax_id') ? new RegExp(`\\b(${UUID_SOURCE})\\b`, 'i').exec(e.message ?? '')?.[1] : undefined;
         if (!existing) return undefined;
         const go = await prompter.ask({
           path: ['submerchant', '(continue existing)'],

@@ -7,8 +7,8 @@ import type { Hono } from 'hono';
 import type { checkoutEndpoints } from '../../contract/resources/checkout.js';
 import type { AppDeps, AppEnv, Handlers, RequestContext } from '../context.js';
 import { ApiError } from '../errors.js';
+import { UUID_RE } from '../../domain/ids.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A cross-site request to the public operations is refused: the page is same-origin with them. */
 function assertSameOrigin(ctx: RequestContext): void {

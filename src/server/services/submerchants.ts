@@ -35,8 +35,9 @@ import {
 import { MULTIPART_OVERHEAD, receiveUpload, uploadTmpDir } from './uploads.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
+import { UUID_SOURCE } from '../../domain/ids.js';
 
-const FILE_KEY_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.(png|jpg|pdf)$/;
+const FILE_KEY_RE = new RegExp(`^${UUID_SOURCE}\\.(png|jpg|pdf)$`);
 
 /**
  * A CPF for pf, a CNPJ for pj, with real check digits. The message (src/domain/taxid.ts, shared

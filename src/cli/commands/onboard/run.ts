@@ -12,6 +12,7 @@ import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../onboard
 import type { Prompter } from '../../onboard/prompter.js';
 import type { RunEnv } from '../shape.js';
 import type { OnboardOptions } from './index.js';
+import { UUID_RE } from '../../../domain/ids.js';
 
 export interface OnboardFlags {
   id?: string;
@@ -19,11 +20,9 @@ export interface OnboardFlags {
   saveAnswers?: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps: Pick<CliDeps, 'io' | 'openTarget'>, inject: { prompter?: Prompter } = {}): Promise<number> {
   const io = deps.io;
-  if (flags.id !== undefined && !UUID.test(flags.id)) throw usage(`--id must be a submerchant id (a UUID), got '${flags.id}'`);
+  if (flags.id !== undefined && !UUID_RE.test(flags.id)) throw usage(`--id must be a submerchant id (a UUID), got '${flags.id}'`);
   const paint = await painter(g, io);
   let prompter: Prompter | undefined = inject.prompter;
   if (flags.fromFile) {
