@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import FormData from 'form-data';
 import { EmbeddedTransport, HttpTransport, MpayClient, type Transport } from '../../src/sdk/index.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
@@ -22,10 +21,11 @@ const transports: Record<string, () => Transport> = {
   http: () => new HttpTransport(server.url),
 };
 
-function multipart(bytes: Buffer, name: string) {
+async function multipart(bytes: Buffer, name: string) {
   const form = new FormData();
-  form.append('file', bytes, { filename: name });
-  return { bytes: form.getBuffer(), contentType: form.getHeaders()['content-type'] as string };
+  form.append('file', new Blob([bytes]), name);
+  const res = new Response(form);
+  return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }
 
 describe.each(Object.keys(transports))('upload progress over the %s transport', (name) => {
@@ -35,7 +35,7 @@ describe.each(Object.keys(transports))('upload progress over the %s transport', 
     const sub = await ok(env, 'POST', '/v1/submerchants', pjBody());
     // a PNG padded to 300 KiB: several chunks
     const png = Buffer.concat([realPng(), Buffer.alloc(300 * 1024, 1)]);
-    const body = multipart(png, 'big.png');
+    const body = await multipart(png, 'big.png');
     const seen: [number, number][] = [];
     const r = await client().call('submerchants.upload', { params: { id: sub.id }, rawBody: { ...body, onProgress: (s, t) => seen.push([s, t]) } });
     expect(r.data).toMatchObject({ fileSize: png.length, mimeType: 'image/png', fileName: 'big.png' });
@@ -49,7 +49,7 @@ describe.each(Object.keys(transports))('upload progress over the %s transport', 
 
   it('a refused file still answers with the service error', async () => {
     const sub = await ok(env, 'POST', '/v1/submerchants', pjBody());
-    const body = multipart(Buffer.from('MZ not a document at all, really'), 'x.pdf');
+    const body = await multipart(Buffer.from('MZ not a document at all, really'), 'x.pdf');
     await expect(client().call('submerchants.upload', { params: { id: sub.id }, rawBody: { ...body, onProgress: () => undefined } })).rejects.toMatchObject({
       status: 415,
     });

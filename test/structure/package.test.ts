@@ -27,6 +27,11 @@ describe('package.json dependencies', () => {
     expect(unused).toEqual([]);
   });
 
+  it('no form-data: Node\'s own FormData builds the upload body (src/cli/multipart.ts)', () => {
+    expect(Object.keys(pkg.dependencies)).not.toContain('form-data');
+    expect(shipped).not.toMatch(/from 'form-data'|import\('form-data'\)/);
+  });
+
   it('the test-only packages are devDependencies', () => {
     for (const testOnly of ['playwright-core', '@inquirer/testing', 'fast-check', 'vitest', 'dpdm', '@biomejs/biome']) {
       expect(Object.keys(pkg.dependencies)).not.toContain(testOnly);
