@@ -6,7 +6,7 @@
 import type { WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
 import type { Queryable, } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import { cancelEndpointDeliveries } from '../webhooks/delivery.js';
+import { cancelEndpointDeliveries, MAX_ENDPOINTS_PER_MERCHANT } from '../webhooks/delivery.js';
 import { checkTarget } from '../webhooks/netguard.js';
 import { generateSecret } from '../webhooks/signature.js';
 import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
@@ -87,11 +87,22 @@ export async function createEndpoint(ctx: ServiceContext, body: BodyFor<'webhook
   const secret = generateSecret();
   const id = ctx.deps.ids();
   const ts = ctx.now().toISOString();
-  await ctx.db.run(
-    `INSERT INTO webhook_endpoints (id, merchant_id, url, secret_enc, events, status, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`,
-    [id, ctx.merchantId, body.url, ctx.deps.keyring.encrypt(secret), JSON.stringify(body.events), ts, ts],
-  );
+  await ctx.db.tx(async (q) => {
+    // the merchant's row, locked, serializes creations: the cap holds under concurrency
+    await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    const held = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE merchant_id = ? AND deleted_at IS NULL', [ctx.merchantId]);
+    if (Number(held?.n) >= MAX_ENDPOINTS_PER_MERCHANT) {
+      throw new ApiError(
+        'business_rule',
+        `A merchant may hold at most ${MAX_ENDPOINTS_PER_MERCHANT} webhook endpoints; delete one first (DELETE /v1/postbacks/endpoints/{id}) or subscribe an existing one to more events`,
+      );
+    }
+    await q.run(
+      `INSERT INTO webhook_endpoints (id, merchant_id, url, secret_enc, events, status, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'active', ?, ?)`,
+      [id, ctx.merchantId, body.url, ctx.deps.keyring.encrypt(secret), JSON.stringify(body.events), ts, ts],
+    );
+  });
   const { has_secret: _omit, ...rec } = toEndpoint(await liveEndpoint(ctx, id, false));
   return { ...rec, secret };
 }

@@ -56,7 +56,22 @@ export interface DeliveryOptions {
   concurrency?: number;
   /** how long a claim is held before another worker may take the delivery over */
   leaseMs?: number;
+  /** attempts of one merchant in flight at once, across every worker; default PER_MERCHANT_IN_FLIGHT */
+  perMerchant?: number;
 }
+
+/**
+ * Fairness between merchants (issue 18.5). A merchant's attempts in flight (leased, by any
+ * worker) are capped, so endpoints that hang hold at most this many of the workers' slots and
+ * every other merchant's deliveries are claimed in the same round.
+ */
+export const PER_MERCHANT_IN_FLIGHT = 4;
+/** An endpoint whose attempt timed out: its other due deliveries wait this long (ms, merchant time). */
+export const SLOW_ENDPOINT_BACKOFF_MS = 60_000;
+/** Endpoints a merchant may hold (as Stripe). */
+export const MAX_ENDPOINTS_PER_MERCHANT = 16;
+/** Due deliveries of one merchant looked at per claim round. */
+const CLAIM_WINDOW = 50;
 
 /** When attempt number `attemptNo + 1` (index `attemptNo` of the schedule) is due. */
 export function scheduledAt(originMs: number, attemptIndex: number, random: () => number = Math.random): number {
@@ -202,7 +217,7 @@ const INTERRUPTED = 'the attempt was interrupted (the delivering process stopped
  * lease is taken with a conditional UPDATE (only if still scheduled and not leased), its
  * attempt counted and its log record written as pending. Two workers never hold one delivery.
  */
-export async function claimDue(deps: AppDeps, owner: string, limit: number, leaseMs: number): Promise<Claim[]> {
+export async function claimDue(deps: AppDeps, owner: string, limit: number, leaseMs: number, perMerchant = PER_MERCHANT_IN_FLIGHT): Promise<Claim[]> {
   if (limit <= 0) return [];
   if (!(await anythingDue(deps))) return [];
   const rows = await deps.db.tx(async (q) => {
@@ -210,21 +225,38 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
     const nowIso = iso(serverNow);
     // dialect.skipLocked is the whole locking clause (' FOR UPDATE SKIP LOCKED' on PostgreSQL)
     const lockTail = q.dialect.skipLocked;
-    const dueSql = `SELECT id FROM webhook_deliveries
-       WHERE state = 'scheduled' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)`;
-    const ids = new Set(
-      (await q.all<{ id: string }>(`${dueSql} ORDER BY next_attempt_at, id LIMIT ?${lockTail}`, [nowIso, nowIso, limit])).map((r) => r.id),
-    );
     const offsets = await merchantOffsets(q, deps);
-    for (const [merchantId, off] of offsets) {
-      if (ids.size >= limit) break;
-      const more = await q.all<{ id: string }>(`${dueSql} AND merchant_id = ? ORDER BY next_attempt_at, id LIMIT ?${lockTail}`, [
-        iso(serverNow + off),
-        nowIso,
-        merchantId,
-        limit - ids.size,
-      ]);
-      for (const r of more) ids.add(r.id);
+    // attempts in flight now, by any worker, per merchant
+    const busy = new Map<string, number>();
+    for (const r of await q.all<{ merchant_id: string; n: number }>(
+      "SELECT merchant_id, COUNT(*) AS n FROM webhook_deliveries WHERE state = 'scheduled' AND lease_until > ? GROUP BY merchant_id",
+      [nowIso],
+    )) {
+      busy.set(r.merchant_id, Number(r.n));
+    }
+    // merchants with something due, the longest-waiting first (a merchant whose sandbox clock is
+    // ahead has its own "now", so those are asked too); each then gets at most its share
+    const merchants = (
+      await q.all<{ merchant_id: string }>(
+        `SELECT merchant_id, MIN(next_attempt_at) AS first FROM webhook_deliveries
+          WHERE state = 'scheduled' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+          GROUP BY merchant_id ORDER BY first, merchant_id LIMIT ?`,
+        [nowIso, nowIso, Math.max(limit * 4, 100)],
+      )
+    ).map((r) => r.merchant_id);
+    for (const m of offsets.keys()) if (!merchants.includes(m)) merchants.push(m);
+    const ids: string[] = [];
+    for (const merchantId of merchants) {
+      if (ids.length >= limit) break;
+      const share = Math.min(perMerchant - (busy.get(merchantId) ?? 0), limit - ids.length);
+      if (share <= 0) continue;
+      const more = await q.all<{ id: string }>(
+        `SELECT id FROM webhook_deliveries
+          WHERE merchant_id = ? AND state = 'scheduled' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+          ORDER BY next_attempt_at, id LIMIT ?${lockTail}`,
+        [merchantId, iso(serverNow + (offsets.get(merchantId) ?? 0)), nowIso, Math.min(share, CLAIM_WINDOW)],
+      );
+      for (const r of more) ids.push(r.id);
     }
     const claimed: { d: DeliveryRow; logId: string; url: string; secretEnc: string; data: string; eventCreatedAt: string; attempt: number; maxAttempts: number }[] = [];
     for (const id of ids) {
@@ -324,6 +356,8 @@ export interface SendResult {
   status: number | null;
   body: string | null;
   error: string | null;
+  /** no answer within the time limit (the endpoint is then backed off) */
+  timedOut?: boolean;
 }
 
 function truncateUtf8(buf: Buffer, limit: number): string {
@@ -428,7 +462,8 @@ export class Sender {
       }
       return { status: res.statusCode, body: text, error };
     } catch (err) {
-      return { status: null, body: null, error: describeError(err, timeoutMs, timedOut) };
+      const error = describeError(err, timeoutMs, timedOut);
+      return { status: null, body: null, error, timedOut: error.startsWith('timed out') };
     } finally {
       clearTimeout(timer);
     }
@@ -479,8 +514,10 @@ export async function complete(deps: AppDeps, claim: Claim, r: SendResult, rando
       }
       return 'disabled';
     }
+    if (r.timedOut && endpointLive) await backOffEndpoint(q, d.endpoint_id, d.id, mNowMs);
     if (d.attempts < d.max_attempts && d.attempts < MAX_ATTEMPTS && endpointLive) {
-      const next = iso(Math.max(scheduledAt(Date.parse(d.origin_at), d.attempts, random), mNowMs));
+      // a timed-out attempt is retried no sooner than the endpoint's back-off
+      const next = iso(Math.max(scheduledAt(Date.parse(d.origin_at), d.attempts, random), mNowMs, r.timedOut ? mNowMs + SLOW_ENDPOINT_BACKOFF_MS : 0));
       await q.run(logUpdate, ['failed', r.status, r.body, r.error, next, null, claim.logId]);
       await q.run('UPDATE webhook_deliveries SET next_attempt_at = ?, lease_owner = NULL, lease_until = NULL, lease_log_id = NULL, updated_at = ? WHERE id = ?', [
         next,
@@ -493,6 +530,23 @@ export async function complete(deps: AppDeps, claim: Claim, r: SendResult, rando
     await transition(q, 'webhook_delivery', d.id, d.state, endpointLive ? 'failed' : 'cancelled', { next_attempt_at: null, ...RELEASED, updated_at: mNow });
     return 'failed';
   });
+}
+
+/**
+ * A slow endpoint (an attempt timed out) is backed off: its other deliveries that would come due
+ * within SLOW_ENDPOINT_BACKOFF_MS wait until then (no attempt is counted), so one hanging
+ * receiver does not take a worker slot for every event queued for it.
+ */
+async function backOffEndpoint(q: Queryable, endpointId: string, exceptId: string, mNowMs: number): Promise<void> {
+  const until = iso(mNowMs + SLOW_ENDPOINT_BACKOFF_MS);
+  const rows = await q.all<{ id: string }>(
+    `SELECT id FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'scheduled' AND lease_owner IS NULL AND id <> ? AND next_attempt_at < ?${q.dialect.forUpdate}`,
+    [endpointId, exceptId, until],
+  );
+  for (const r of rows) {
+    await q.run("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND state = 'scheduled' AND lease_owner IS NULL", [until, r.id]);
+    await q.run('UPDATE webhook_delivery_logs SET next_retry_at = ? WHERE delivery_id = ? AND next_retry_at IS NOT NULL AND next_retry_at < ?', [until, r.id, until]);
+  }
 }
 
 /** Deliveries due now (for reporting what is left after a bounded run). */

@@ -19,6 +19,7 @@ import {
   countDue,
   DEFAULT_TIMEOUT_MS,
   fanOutAll,
+  PER_MERCHANT_IN_FLIGHT,
   send,
   Sender,
   type Claim,
@@ -68,6 +69,7 @@ export function resolveDeliveryOptions(o: DeliveryOptions = {}) {
     wallClock: o.wallClock ?? Date.now,
     concurrency: Math.max(1, o.concurrency ?? 8),
     leaseMs: o.leaseMs ?? timeoutMs + 5 * 60_000,
+    perMerchant: Math.max(1, o.perMerchant ?? PER_MERCHANT_IN_FLIGHT),
   };
 }
 
@@ -128,7 +130,7 @@ export async function deliverDue(deps: AppDeps, opts: DeliverDueOptions = {}): P
     for (;;) {
       const left = until - performance.now();
       if (left <= 0) break;
-      const claims = await claimDue(deps, owner, o.concurrency - inflight.size, o.leaseMs);
+      const claims = await claimDue(deps, owner, o.concurrency - inflight.size, o.leaseMs, o.perMerchant);
       for (const c of claims) {
         const timeout = Math.min(o.timeoutMs, Math.max(until - performance.now(), minAttempt));
         const p: Promise<void> = attemptOne(deps, c, sender, timeout, o.wallClock, o.random)
@@ -220,7 +222,7 @@ export class DeliveryWorker {
         await fanOutAll(this.deps);
         const free = this.o.concurrency - this.inflight.size;
         if (free > 0 && !this.stopping) {
-          const claims = await claimDue(this.deps, this.id, free, this.o.leaseMs);
+          const claims = await claimDue(this.deps, this.id, free, this.o.leaseMs, this.o.perMerchant);
           claimed = claims.length;
           for (const c of claims) {
             const p: Promise<void> = attemptOne(this.deps, c, sender, this.o.timeoutMs, this.o.wallClock, this.o.random)
