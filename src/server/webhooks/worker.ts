@@ -19,7 +19,6 @@ import {
   countDue,
   DEFAULT_TIMEOUT_MS,
   fanOutAll,
-  PER_MERCHANT_IN_FLIGHT,
   send,
   Sender,
   type Claim,
@@ -69,7 +68,8 @@ export function resolveDeliveryOptions(o: DeliveryOptions = {}) {
     wallClock: o.wallClock ?? Date.now,
     concurrency: Math.max(1, o.concurrency ?? 8),
     leaseMs: o.leaseMs ?? timeoutMs + 5 * 60_000,
-    perMerchant: Math.max(1, o.perMerchant ?? PER_MERCHANT_IN_FLIGHT),
+    // half the slots at most for one merchant (4 of the default 8): the rest stay free for the others
+    perMerchant: Math.max(1, o.perMerchant ?? Math.floor(Math.max(1, o.concurrency ?? 8) / 2)),
   };
 }
 
