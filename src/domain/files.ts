@@ -19,7 +19,8 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** How many leading bytes `sniff` needs to decide. */
 export const SNIFF_BYTES = 16;
 
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+export const PNG_SIGNATURE: readonly number[] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 /**
  * The type of a file from its first bytes, or null when it is none of PNG, JPEG, PDF.

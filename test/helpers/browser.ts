@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { crc32, deflateSync } from 'node:zlib';
+import { encodePng } from '../../src/domain/png.js';
 
 export const CHROMIUM = process.env.MPAY_CHROMIUM ?? '/usr/bin/chromium';
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
@@ -34,36 +34,19 @@ export const PHONE = { width: 390, height: 844 };
 
 /** A small RGB PNG: a rounded badge in `rgb` on white, for a merchant logo. */
 export function logoPng(size = 96, rgb: [number, number, number] = [234, 88, 12]): Buffer {
-  const rows: Buffer[] = [];
+  const rows: Uint8Array[] = [];
   const c = (size - 1) / 2;
   for (let y = 0; y < size; y++) {
-    const row = Buffer.alloc(1 + size * 3);
+    const row = new Uint8Array(size * 3);
     for (let x = 0; x < size; x++) {
       const inside = Math.hypot(x - c, y - c) <= size * 0.45;
       const stripe = inside && Math.abs(y - c) < size * 0.08;
       const px = inside ? (stripe ? [255, 255, 255] : rgb) : [255, 255, 255];
-      row.set(px, 1 + x * 3);
+      row.set(px, x * 3);
     }
     rows.push(row);
   }
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(td));
-    return Buffer.concat([len, td, crc]);
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(size, 0);
-  ihdr.writeUInt32BE(size, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(Buffer.concat(rows))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(size, 'rgb', rows);
 }
 
 /** The merchant's own site: its logo and the page buyers are redirected to after paying. */

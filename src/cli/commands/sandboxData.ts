@@ -2,7 +2,7 @@
  * Test data the sandbox helpers create records with (`mpay smoke`, `mpay trigger`): a fresh
  * valid CPF (check digits from src/domain/taxid) and a real PNG built in memory.
  */
-import { crc32, deflateSync } from 'node:zlib';
+import { encodePng } from '../../domain/png.js';
 import { cpfCheckDigits } from '../../domain/taxid.js';
 
 /** A random valid CPF, never one repeated digit. */
@@ -14,26 +14,7 @@ export function randomCpf(random: () => number = Math.random): string {
   }
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
-  const len = Buffer.alloc(4);
-  len.writeUInt32BE(data.length);
-  const td = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(td) >>> 0);
-  return Buffer.concat([len, td, crc]);
-}
-
-/** A real 1×1 grey PNG, built in memory: signature, IHDR, IDAT, IEND. */
+/** A real 1×1 grey PNG, built in memory. */
 export function tinyPng(): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(1, 0);
-  ihdr.writeUInt32BE(1, 4);
-  ihdr[8] = 8; // bit depth
-  ihdr[9] = 0; // greyscale
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 0x80]))),
-    pngChunk('IEND', Buffer.alloc(0)),
-  ]);
+  return encodePng(1, 'grey', [Uint8Array.of(0x80)]);
 }
