@@ -1,4 +1,4 @@
-import { UniqueViolation } from '../store/db.js';
+import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import type { AppDeps, DueContext } from './context.js';
 import { ApiError } from './errors.js';
 
@@ -47,11 +47,7 @@ export async function claimKey(deps: AppDeps, merchantId: string, key: string, h
     const now = deps.clock.now();
     const nowIso = now.toISOString();
     try {
-      await deps.db.run(
-        `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at)
-         VALUES (?, ?, ?, 'processing', ?, ?, ?)`,
-        [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), nowIso, new Date(now.getTime() + TTL_MS).toISOString()],
-      );
+      await deps.db.run(CLAIM_SQL, claimRow(merchantId, key, hash, now));
       return { kind: 'claimed' };
     } catch (e) {
       if (!(e instanceof UniqueViolation)) throw e;
@@ -84,6 +80,13 @@ export async function claimKey(deps: AppDeps, merchantId: string, key: string, h
     await sleep(20);
   }
 }
+
+/** The row of a key claimed at `now`: 'processing', locked for LOCK_MS, kept for TTL_MS. */
+function claimRow(merchantId: string, key: string, hash: string, now: Date): [string, string, string, string, string, string] {
+  return [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString()];
+}
+const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at)
+         VALUES (?, ?, ?, 'processing', ?, ?, ?)`;
 
 export async function completeKey(deps: AppDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
   await deps.db.run(
@@ -183,4 +186,110 @@ export async function purgeExpiredKeys(ctx: Pick<DueContext, 'deps' | 'merchantI
     [ctx.merchantId, nowIso, ...due.map((d) => d.key)],
   );
   return r.changes;
+}
+
+/**
+ * An Idempotency-Key claimed inside the handler's own transaction instead of one of its own
+ * before it (`withIdempotencyInTx`): the claim and the handler's writes commit together, so a
+ * POST /v1/charges is two transactions (charge + claim, then the kept answer), not three.
+ * `db` is the store the handler must write through: its first transaction (or write) inserts
+ * the claim first; a later one waits for the first to finish.
+ */
+class TxClaim {
+  /** the claim committed with the handler's first transaction */
+  written = false;
+  /** the claim's INSERT found the key taken (another request got there first): the handler's transaction rolled back */
+  lost = false;
+  private first: Promise<unknown> | undefined;
+  readonly db: Db;
+
+  constructor(deps: AppDeps, merchantId: string, key: string, hash: string) {
+    const base = deps.db;
+    const claimed = <T>(fn: (q: Queryable) => Promise<T>) => async (q: Queryable): Promise<T> => {
+      try {
+        await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
+      } catch (e) {
+        if (e instanceof UniqueViolation) this.lost = true;
+        throw e;
+      }
+      return fn(q);
+    };
+    const tx = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
+      if (this.first) {
+        const after = this.first.then(() => base.tx(fn));
+        return after;
+      }
+      const p = base.tx(claimed(fn)).then((v) => {
+        this.written = true;
+        return v;
+      });
+      this.first = p;
+      return p;
+    };
+    this.db = {
+      dialect: base.dialect,
+      get: (sql, params) => base.get(sql, params),
+      all: (sql, params) => base.all(sql, params),
+      run: (sql, params) => tx((q) => q.run(sql, params)),
+      tx,
+      close: () => base.close(),
+      ...(base.changeToken ? { changeToken: () => base.changeToken!() } : {}),
+    };
+  }
+}
+
+/** Stores a kept answer under a key no transaction claimed (the run wrote nothing): false when the key was taken meanwhile. */
+async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
+  try {
+    await deps.db.tx(async (q) => {
+      await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
+      await q.run(`UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`, [
+        res.status,
+        res.body,
+        merchantId,
+        key,
+      ]);
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof UniqueViolation) return false;
+    throw e;
+  }
+}
+
+/**
+ * `withIdempotency` for a run whose writes all go through the store it is given, in
+ * transactions (no write outside one, nothing done before its first transaction that a
+ * concurrent request with the same key must not also do): the key is claimed in the run's
+ * first transaction rather than in one of its own. Same outcomes as `withIdempotency`: a key
+ * already known (kept answer, another request, expired, abandoned) goes the usual way; a run
+ * that loses the race for the key is rolled back and waits for the winner's answer.
+ */
+export async function withIdempotencyInTx<T>(
+  deps: AppDeps,
+  merchantId: string,
+  key: string,
+  hash: string,
+  run: (db: Db) => Promise<{ value: T; keep: StoredResponse }>,
+): Promise<IdempotentOutcome<T>> {
+  const known = await deps.db.get<{ state: string }>('SELECT state FROM idempotency_keys WHERE merchant_id = ? AND key = ?', [merchantId, key]);
+  const usual = () => withIdempotency(deps, merchantId, key, hash, () => run(deps.db));
+  if (known) return usual();
+  const claim = new TxClaim(deps, merchantId, key, hash);
+  let out: { value: T; keep: StoredResponse };
+  try {
+    out = await run(claim.db);
+  } catch (err) {
+    if (claim.lost) return usual();
+    if (claim.written) {
+      if (err instanceof ApiError && keepsAnswer(err)) await completeKey(deps, merchantId, key, { status: err.status, body: errorBody(err) });
+      else await releaseKey(deps, merchantId, key).catch(() => undefined);
+    } else if (err instanceof ApiError && keepsAnswer(err)) {
+      if (!(await keepUnclaimed(deps, merchantId, key, hash, { status: err.status, body: errorBody(err) }))) return usual();
+    }
+    throw err;
+  }
+  if (claim.written) await completeKey(deps, merchantId, key, out.keep);
+  else if (!(await keepUnclaimed(deps, merchantId, key, hash, out.keep))) return usual();
+  return { replayed: false, value: out.value };
 }

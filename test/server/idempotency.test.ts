@@ -205,3 +205,43 @@ describe('issue 18.15: expired Idempotency-Keys are purged by the due work', () 
     expect(await keys()).toEqual([]);
   });
 });
+
+describe('POST /v1/charges claims its Idempotency-Key in the charge’s own transaction (issue 17)', () => {
+  it('concurrent identical requests under one key make one charge and one answer', async () => {
+    const token = await tokenize(env);
+    const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
+    const results = await Promise.all(Array.from({ length: 40 }, () => env.call('POST', '/v1/charges', body, { 'idempotency-key': 'one-charge' })));
+    expect(new Set(results.map((r) => r.status))).toEqual(new Set([201]));
+    expect(new Set(results.map((r) => r.body.data.id)).size).toBe(1);
+    expect(results.filter((r) => r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
+    const charges = await env.rt.deps.db.all<{ id: string }>('SELECT id FROM charges WHERE merchant_id = ?', [env.merchant.merchant_id]);
+    expect(charges.map((c) => c.id)).toEqual([results[0]!.body.data.id]);
+    const keys = await env.rt.deps.db.all<{ state: string; status_code: number }>('SELECT state, status_code FROM idempotency_keys WHERE key = ?', ['one-charge']);
+    expect(keys).toEqual([{ state: 'done', status_code: 201 }]);
+    // another body under the key is still a conflict, before anything runs
+    const other = await env.call('POST', '/v1/charges', { ...body, amount: 2000, items: [{ name: 'Curso', quantity: 1, unit_price: 2000, tangible: false }] }, { 'idempotency-key': 'one-charge' });
+    expect(other.status).toBe(409);
+    expect(other.body.error).toBe('idempotency_conflict');
+  });
+
+  it('a refusal before the charge’s transaction is kept and replayed; a validation refusal is not kept', async () => {
+    const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token: 'tok_missing', installments: 1 } });
+    const a = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'no-token' });
+    expect(a.status).toBe(422);
+    const b = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'no-token' });
+    expect(b.status).toBe(422);
+    expect(b.headers.get('idempotent-replayed')).toBe('true');
+    expect(b.body).toEqual(a.body);
+    const bad = await env.call('POST', '/v1/charges', { ...body, amount: -1 }, { 'idempotency-key': 'fix-me' });
+    expect(bad.status).toBe(400);
+    expect(await env.rt.deps.db.all('SELECT key FROM idempotency_keys WHERE key = ?', ['fix-me'])).toEqual([]);
+    const good = await cardChargeUnder(env, 'fix-me');
+    expect(good.status).toBe(201);
+    expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+async function cardChargeUnder(e: TestEnv, key: string) {
+  const token = await tokenize(e);
+  return e.call('POST', '/v1/charges', chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } }), { 'idempotency-key': key });
+}
