@@ -80,7 +80,7 @@ const FIELDS: Record<string, string> = {
   phone: 'phone number, e.g. +5511987654321',
   items: 'JSON array of items: [{"name","quantity","unit_price" (cents),"tangible"}]',
   shipping_amount: 'shipping',
-  split_rules: 'JSON array of splits: [{"submerchant_id","amount" (cents) or "percentage"}]',
+  split_rules: 'JSON array of splits: [{"submerchant_id","amount" (cents) or "percentage","charge_processing_fee"?,"charge_remainder_fee"?}]',
   payment_method: 'how the customer pays',
   token: 'card token from `mpay tokens create`',
   settlement_date_from: 'settling on or after this date (YYYY-MM-DD)',

@@ -5,7 +5,13 @@
  *
  * Rules (contract, Money):
  * - Card MDR: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %; PIX 0.99 %.
- * - A fee is MDR × amount, rounded half up to the cent (`percentOf`).
+ * - A fee is MDR × amount, rounded half up to the cent (`percentOf`), computed once on the
+ *   whole charge: however a charge is split, its fee is the fee of the unsplit charge.
+ * - Split (`splitShares`, `planSale`): the gross and the fee are each divided among the parties
+ *   in proportion (floored to the cent), and the cents left over go to one party, the remainder
+ *   party: the rule with `charge_remainder_fee` true, else the first rule. So the parts always
+ *   add up to the whole gross and the whole fee exactly. A party that does not bear fees passes
+ *   its part of the fee (left-over cents included) to the first party that does.
  * - Installment remainders go to the first installment (`splitInstallments`), for the gross
  *   and for the fee alike; net = gross − fee per installment.
  * - Card receivables settle at capture + 30 × n days; PIX at once.
@@ -41,15 +47,19 @@ export type ShareRule = { amount: number } | { percentageBps: number };
 
 /**
  * Divides a charge amount among split rules. Fixed amounts are taken as given (they must add
- * up to the amount); percentages are floored to the cent and the remainder goes to the first
- * rule, so the shares always add up to the amount exactly.
+ * up to the amount); percentages are floored to the cent and the remainder goes to the
+ * remainder party (`remainderIndex`, default the first rule), so the shares always add up to
+ * the amount exactly.
  */
-export function splitShares(amount: number, rules: readonly ShareRule[]): number[] {
+export function splitShares(amount: number, rules: readonly ShareRule[], remainderIndex = 0): number[] {
   assertCents(amount);
   if (rules.length === 0) return [amount];
-  const shares = rules.map((r) => ('amount' in r ? r.amount : Math.floor((amount * r.percentageBps) / 10000)));
+  if (!Number.isInteger(remainderIndex) || remainderIndex < 0 || remainderIndex >= rules.length) {
+    throw new RangeError('remainderIndex must name one of the rules');
+  }
+  const shares = rules.map((r) => ('amount' in r ? r.amount : Number((BigInt(amount) * BigInt(r.percentageBps)) / 10000n)));
   if (rules.every((r) => 'percentageBps' in r)) {
-    shares[0]! += amount - shares.reduce((a, b) => a + b, 0);
+    shares[remainderIndex]! += amount - shares.reduce((a, b) => a + b, 0);
   }
   if (shares.reduce((a, b) => a + b, 0) !== amount) throw new PlanError('split shares do not add up to the amount');
   return shares;
@@ -60,6 +70,8 @@ export interface PartyInput<K> {
   share: number;
   /** false: this party's fee is paid by the first party that bears fees */
   bearsFee: boolean;
+  /** true on at most one party: it takes the cents left over when the fee is divided (default: the first party) */
+  takesRemainder?: boolean;
 }
 
 export interface InstallmentPlan {
@@ -89,11 +101,28 @@ export interface SalePlan<K> {
 export class PlanError extends Error {}
 
 /**
+ * Divides `whole` among parties in proportion to their weights (which add up to `total`):
+ * each part is floored to the cent and the cents left over go to `remainderIndex`, so the
+ * parts add up to `whole` exactly. Exact integer arithmetic (BigInt) for any cents value.
+ */
+export function prorate(whole: number, weights: readonly number[], remainderIndex: number): number[] {
+  assertCents(whole);
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (total <= 0) throw new RangeError('the weights must add up to more than 0');
+  const parts = weights.map((w) => Number((BigInt(whole) * BigInt(w)) / BigInt(total)));
+  parts[remainderIndex]! += whole - parts.reduce((a, b) => a + b, 0);
+  return parts;
+}
+
+/**
  * The receivables of a captured sale: for every party and installment, gross, fee and net.
- * Each party's fee is the MDR of its share rounded half up; a party that does not bear fees
- * passes its fee to the first party that does. Gross and fee are each spread over the
- * installments with the remainder on the first; card installment n settles 30 × n days
- * after capture, PIX at once. Throws PlanError if some receivable would net less than one cent.
+ * The fee is the MDR of the whole sale, computed once, then divided among the parties in
+ * proportion to their shares (floored; the cents left over go to the remainder party: the one
+ * with `takesRemainder`, else the first). A party that does not bear fees passes its part to
+ * the first party that does. Each party's gross and fee are spread over the installments with
+ * the remainder on the first; card installment n settles 30 × n days after capture, PIX at once.
+ * So Σ fees = the whole fee and Σ gross = the whole amount, to the cent.
+ * Throws PlanError if some receivable would net less than one cent.
  */
 export function planSale<K>(method: PaymentMethod, installments: number, parties: readonly PartyInput<K>[]): SalePlan<K> {
   const bps = mdrBps(method, installments);
@@ -101,15 +130,28 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
   if (parties.length === 0) throw new PlanError('a sale needs at least one party');
   const liable = parties.findIndex((p) => p.bearsFee);
   if (liable < 0) throw new PlanError('at least one split party must bear the processing fee');
+  if (parties.filter((p) => p.takesRemainder).length > 1) throw new PlanError('at most one split party may take the remainder');
+  for (const p of parties) {
+    assertCents(p.share);
+    if (p.share < 0) throw new PlanError('a share cannot be negative');
+  }
+  const total = parties.reduce((a, p) => a + p.share, 0);
+  if (total < 1) throw new PlanError('a sale must be of at least 1 cent');
+  const fee = percentOf(total, bps);
+  const remainder = Math.max(0, parties.findIndex((p) => p.takesRemainder));
+  const parts = prorate(
+    fee,
+    parties.map((p) => p.share),
+    remainder,
+  );
   const fees = parties.map(() => 0);
   parties.forEach((p, i) => {
-    assertCents(p.share);
-    fees[p.bearsFee ? i : liable]! += percentOf(p.share, bps);
+    fees[p.bearsFee ? i : liable]! += parts[i]!;
   });
   const out: PartyPlan<K>[] = parties.map((p, i) => {
-    const fee = fees[i]!;
+    const partyFee = fees[i]!;
     const gross = splitInstallments(p.share, n);
-    const feeParts = splitInstallments(fee, n);
+    const feeParts = splitInstallments(partyFee, n);
     const inst = gross.map((g, j) => ({
       installment: j + 1,
       gross: g,
@@ -120,14 +162,12 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
     for (const x of inst) {
       if (x.gross < 1 || x.net < 1) {
         throw new PlanError(
-          `the share of ${p.share} cents is too small for ${n} installment(s) after a fee of ${fee} cents: every installment must net at least 1 cent`,
+          `the share of ${p.share} cents is too small for ${n} installment(s) after a fee of ${partyFee} cents: every installment must net at least 1 cent`,
         );
       }
     }
-    return { key: p.key, share: p.share, fee, net: p.share - fee, installments: inst };
+    return { key: p.key, share: p.share, fee: partyFee, net: p.share - partyFee, installments: inst };
   });
-  const fee = fees.reduce((a, b) => a + b, 0);
-  const total = parties.reduce((a, p) => a + p.share, 0);
   return { mdrBps: bps, fee, net: total - fee, parties: out };
 }
 

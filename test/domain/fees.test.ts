@@ -50,13 +50,13 @@ describe('MDR and installments (worked examples)', () => {
     expect(p.parties[0]!.installments).toEqual([{ installment: 1, gross: 10000, fee: 99, net: 9901, settlementDays: 0 }]);
   });
 
-  it('split: each party pays the MDR of its share; charge_processing_fee false passes it to the first party that bears fees', () => {
+  it('split: the whole fee divided in proportion to the shares; charge_processing_fee false passes it to the first party that bears fees', () => {
     const both = planSale('credit_card', 1, [
       { key: 'a', share: 7000, bearsFee: true },
       { key: 'b', share: 3000, bearsFee: true },
     ]);
-    // 7000 × 2.99 % = 209.3 → 209; 3000 × 2.99 % = 89.7 → 90
-    expect(both.parties.map((p) => p.fee)).toEqual([209, 90]);
+    // whole fee 10000 × 2.99 % = 299; 299 × 70 % = 209.3 → 209; 299 × 30 % = 89.7 → 89; 1 left over → first (issue 14 item 2)
+    expect(both.parties.map((p) => p.fee)).toEqual([210, 89]);
     const passed = planSale('credit_card', 1, [
       { key: 'a', share: 7000, bearsFee: true },
       { key: 'b', share: 3000, bearsFee: false },

@@ -256,6 +256,89 @@ describe('submerchants and split rules', () => {
   });
 });
 
+describe('the fee of a split charge is the fee of the whole charge (issue 14 item 2)', () => {
+  const feesOf = async (chargeId: string) => {
+    const rec = await env.call('GET', `/v1/receivables?charge_id=${chargeId}&per_page=100`);
+    expect(rec.status).toBe(200);
+    return rec.body.data as Array<{ wallet_id: string; fee_amount: number; gross_amount: number; installment: number }>;
+  };
+  const feeByWallet = (rs: Array<{ wallet_id: string; fee_amount: number }>) => {
+    const m = new Map<string, number>();
+    for (const r of rs) m.set(r.wallet_id, (m.get(r.wallet_id) ?? 0) + r.fee_amount);
+    return m;
+  };
+
+  it('10001 in 1×: 299 unsplit and 299 split 33.33/33.33/33.34; the 2 cents left over to the first rule', async () => {
+    const [s1, s2] = [await addSubmerchant(env), await addSubmerchant(env)];
+    const whole = await cardCharge(env, 10001, 1);
+    expect(whole.body.data.fee_amount).toBe(299);
+    const split = await cardCharge(env, 10001, 1, {
+      split_rules: [{ submerchant_id: s1.id, percentage: 33.33 }, { submerchant_id: s2.id, percentage: 33.33 }, { percentage: 33.34 }],
+    });
+    expect(split.status, JSON.stringify(split.body)).toBe(201);
+    expect(split.body.data).toMatchObject({ fee_amount: 299, net_amount: 9702 });
+    expect(split.body.data.split_rules.map((r: { charge_remainder_fee: boolean }) => r.charge_remainder_fee)).toEqual([true, false, false]);
+    const rs = await feesOf(split.body.data.id);
+    expect(rs.reduce((a, r) => a + r.fee_amount, 0)).toBe(299);
+    expect(rs.reduce((a, r) => a + r.gross_amount, 0)).toBe(10001);
+    expect(feeByWallet(rs).get(s1.wallet_id)).toBe(101);
+    expect(feeByWallet(rs).get(s2.wallet_id)).toBe(99);
+    await checkLedger(env);
+  });
+
+  it('100 in 1×: 3 unsplit and 3 split 50/50', async () => {
+    const s1 = await addSubmerchant(env);
+    expect((await cardCharge(env, 100, 1)).body.data.fee_amount).toBe(3);
+    const split = await cardCharge(env, 100, 1, { split_rules: [{ submerchant_id: s1.id, percentage: 50 }, { percentage: 50 }] });
+    expect(split.status, JSON.stringify(split.body)).toBe(201);
+    expect(split.body.data.fee_amount).toBe(3);
+    const rs = await feesOf(split.body.data.id);
+    expect(rs.map((r) => r.fee_amount).sort()).toEqual([1, 2]);
+    expect(feeByWallet(rs).get(s1.wallet_id)).toBe(2);
+  });
+
+  it('charge_remainder_fee names the party that takes the cents left over, of the amount and of the fee; in installments too', async () => {
+    const [s1, s2] = [await addSubmerchant(env), await addSubmerchant(env)];
+    const r = await cardCharge(env, 10001, 3, {
+      split_rules: [
+        { submerchant_id: s1.id, percentage: 33.33 },
+        { submerchant_id: s2.id, percentage: 33.33, charge_remainder_fee: true },
+        { percentage: 33.34 },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.data.split_rules.map((x: { amount: number }) => x.amount)).toEqual([3333, 3334, 3334]);
+    expect(r.body.data.split_rules.map((x: { charge_remainder_fee: boolean }) => x.charge_remainder_fee)).toEqual([false, true, false]);
+    // 10001 × 3.49 % = 349.03 → 349, whatever the split
+    expect(r.body.data.fee_amount).toBe(349);
+    const rs = await feesOf(r.body.data.id);
+    expect(rs).toHaveLength(9);
+    expect(rs.reduce((a, x) => a + x.fee_amount, 0)).toBe(349);
+    expect(rs.reduce((a, x) => a + x.gross_amount, 0)).toBe(10001);
+    // 349 × 3333 / 10001 = 116.3 → 116; 349 × 3334 / 10001 = 116.3 → 116, twice; 1 left over → s2
+    expect(feeByWallet(rs).get(s1.wallet_id)).toBe(116);
+    expect(feeByWallet(rs).get(s2.wallet_id)).toBe(117);
+    await checkLedger(env);
+  });
+
+  it('refuses charge_remainder_fee on two rules, or not a boolean, naming the field; nothing written', async () => {
+    const s1 = await addSubmerchant(env);
+    const two = await cardCharge(env, 1000, 1, {
+      split_rules: [
+        { submerchant_id: s1.id, amount: 500, charge_remainder_fee: true },
+        { amount: 500, charge_remainder_fee: true },
+      ],
+    });
+    expect(two.status).toBe(400);
+    expect(two.body.details[0].field).toBe('split_rules');
+    expect(two.body.message).toContain('charge_remainder_fee');
+    const notBool = await cardCharge(env, 1000, 1, { split_rules: [{ submerchant_id: s1.id, amount: 1000, charge_remainder_fee: 'yes' }] });
+    expect(notBool.status).toBe(400);
+    expect(notBool.body.details[0].field).toBe('split_rules[0].charge_remainder_fee');
+    expect((await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges'))!.n).toBe(0);
+  });
+});
+
 describe('lists', () => {
   it('filters charges by status, payment_method, submerchant_id and dates', async () => {
     const sub = await addSubmerchant(env);

@@ -62,6 +62,10 @@ export const splitRuleInput = z
       .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, { error: 'must have at most 2 decimal places' })
       .optional(),
     charge_processing_fee: z.boolean({ error: 'must be true or false' }).optional().describe('default true'),
+    charge_remainder_fee: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('true on at most one rule: it takes the cents left over when the amount and the fee are divided; default: the first rule'),
   })
   .superRefine((r, ctx) => {
     if ((r.amount === undefined) === (r.percentage === undefined)) {
@@ -115,6 +119,7 @@ export const chargeSplitRule = z.object({
   amount: z.int().describe('cents of the charge amount this party receives (gross)'),
   percentage: z.number().nullable(),
   charge_processing_fee: z.boolean(),
+  charge_remainder_fee: z.boolean().describe('this party takes the cents left over of the amount and of the fee'),
 });
 
 export const charge = z.object({

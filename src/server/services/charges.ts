@@ -68,6 +68,15 @@ export interface StoredParty {
   wallet_id: string;
   share: number;
   bears_fee: boolean;
+  /** takes the cents left over of the fee (absent on charges stored before it existed: the first party) */
+  takes_remainder?: boolean;
+}
+
+/** Split rules as stored; rules stored before charge_remainder_fee existed gave the remainder to the first rule. */
+function splitRulesOf(stored: string): Charge['split_rules'] {
+  const rules = json.from<Array<Omit<Charge['split_rules'][number], 'charge_remainder_fee'> & { charge_remainder_fee?: boolean }>>(stored, []);
+  const flagged = rules.some((r) => r.charge_remainder_fee === true);
+  return rules.map((r, i) => ({ ...r, charge_remainder_fee: r.charge_remainder_fee ?? (!flagged && i === 0) }));
 }
 
 export function chargeRecord(r: ChargeRow): Charge {
@@ -85,7 +94,7 @@ export function chargeRecord(r: ChargeRow): Charge {
     shipping_amount: Number(r.shipping_amount),
     customer: json.from(r.customer, { name: '', email: '', tax_id: '', phone: '', type: '' }),
     items: json.from(r.items, []),
-    split_rules: json.from(r.split_rules, []),
+    split_rules: splitRulesOf(r.split_rules),
     metadata: json.from(r.metadata, null),
     card:
       r.payment_method === 'credit_card' && r.card_brand
@@ -169,6 +178,7 @@ interface PartyDraft {
   submerchant_id: string | null;
   share: number;
   bears_fee: boolean;
+  takes_remainder?: boolean;
 }
 
 /** Checks the split rules against the charge and turns them into parties with shares. */
@@ -199,9 +209,19 @@ function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyD
   if (!rules.some((r) => r.charge_processing_fee !== false)) {
     throw invalid('split_rules', 'at least one rule must have charge_processing_fee true (the default)');
   }
+  if (rules.filter((r) => r.charge_remainder_fee === true).length > 1) {
+    throw invalid('split_rules', 'at most one rule may have charge_remainder_fee true (it takes the cents left over; default: the first rule)');
+  }
+  // the remainder party: the rule with charge_remainder_fee true, else the first rule
+  const remainder = Math.max(0, rules.findIndex((r) => r.charge_remainder_fee === true));
   const shareRules: ShareRule[] = rules.map((r) => (byAmount ? { amount: r.amount! } : { percentageBps: Math.round(r.percentage! * 100) }));
-  const shares = splitShares(body.amount, shareRules);
-  const parties = rules.map((r, i) => ({ submerchant_id: r.submerchant_id ?? null, share: shares[i]!, bears_fee: r.charge_processing_fee !== false }));
+  const shares = splitShares(body.amount, shareRules, remainder);
+  const parties = rules.map((r, i) => ({
+    submerchant_id: r.submerchant_id ?? null,
+    share: shares[i]!,
+    bears_fee: r.charge_processing_fee !== false,
+    takes_remainder: i === remainder,
+  }));
   return {
     parties,
     rules: rules.map((r, i) => ({
@@ -209,6 +229,7 @@ function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyD
       amount: shares[i]!,
       percentage: r.percentage ?? null,
       charge_processing_fee: r.charge_processing_fee !== false,
+      charge_remainder_fee: i === remainder,
     })),
   };
 }
@@ -217,7 +238,7 @@ function planOf(method: PaymentMethod, installments: number, parties: readonly S
   return planSale(
     method,
     installments,
-    parties.map((p, i): PartyInput<number> => ({ key: i, share: p.share, bearsFee: p.bears_fee })),
+    parties.map((p, i): PartyInput<number> => ({ key: i, share: p.share, bearsFee: p.bears_fee, takesRemainder: p.takes_remainder === true })),
   );
 }
 
