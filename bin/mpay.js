@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // The launcher: check Node, answer --version without loading anything, then run the CLI.
-// The CLI is one CommonJS bundle (dist/cli.cjs) compiled through a V8 code cache
-// (dist/cli.cache, made at build time): Node 20 has no compile cache of its own, and compiling
-// the bundle was the largest part of start-up. Without the bundle, or with MPAY_NO_CODE_CACHE
-// set, it loads the split ESM build (dist/cli/entry.js), whose chunks load command by command.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// The CLI is one CommonJS bundle (dist/cli.cjs) compiled through a V8 code cache, made on first
+// use for this Node version: dist/cli.cache beside the bundle or, in an install the user cannot
+// write, in the user's cache directory. Node 20 has no compile cache of its own, and compiling
+// the bundle was the largest part of start-up. MPAY_NO_CODE_CACHE=1 compiles it without the
+// cache (to measure what the cache buys). Every command's code is a lazy init in the bundle.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
@@ -28,16 +29,34 @@ process.stderr.on('error', (e) => {
 const argv = process.argv.slice(2);
 const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
 const cacheFile = fileURLToPath(new URL('../dist/cli.cache', import.meta.url));
+const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+/** the cache in the user's cache directory, for an install the user cannot write (env-paths loads only then) */
+async function userCacheFile() {
+  const { default: envPaths } = await import('env-paths');
+  return join(envPaths('mpay', { suffix: '' }).cache, `cli-${version()}.cache`);
+}
+function readCache(file) {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+function writeCache(file, data) {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, data);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version + '\n');
-} else if (!process.env.MPAY_NO_CODE_CACHE && existsSync(bundle)) {
-  let cachedData;
-  try {
-    cachedData = readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  process.stdout.write(version() + '\n');
+} else {
+  const useCache = !process.env.MPAY_NO_CODE_CACHE;
+  const cachedData = useCache ? (readCache(cacheFile) ?? readCache(await userCacheFile())) : undefined;
   // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build)
   const script = new vm.Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
   if (process.env.MPAY_DEBUG_CODE_CACHE) {
@@ -47,14 +66,9 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   await mod.exports.run(argv);
   // No cache yet, or V8 refused it (another Node version): leave a fresh one, if we may write.
-  if (!cachedData || script.cachedDataRejected || process.env.MPAY_WRITE_CODE_CACHE) {
-    try {
-      writeFileSync(cacheFile, script.createCachedData());
-    } catch {
-      /* a read-only install keeps working, only slower */
-    }
+  if (useCache && (!cachedData || script.cachedDataRejected || process.env.MPAY_WRITE_CODE_CACHE)) {
+    const data = script.createCachedData();
+    // nowhere to write it (read-only install and home): it keeps working, only slower
+    if (!writeCache(cacheFile, data)) writeCache(await userCacheFile(), data);
   }
-} else {
-  const { run } = await import('../dist/cli/entry.js');
-  await run(argv);
 }

@@ -2,9 +2,9 @@
 // every command loaded lazily, (3) the SDK for programmatic use, with type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -14,9 +14,12 @@ const started = Date.now();
 const quiet = process.argv.includes('--quiet');
 const log = (s) => quiet || process.stderr.write(s + '\n');
 
+// the split ESM build of earlier versions (one CLI build now)
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const common = { bundle: true, platform: 'node', target: 'node20.18', format: 'esm', logLevel: 'warning', sourcemap: false };
+/** runtime dependencies the CLI loads only in the commands that need them (not bundled) */
+const LAZY_PACKAGES = ['jq-wasm', 'undici', '@inquirer/prompts', 'qrcode'];
 const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node:module'; const require = __mpayCreateRequire(import.meta.url);" };
 
 // 0. the hosted checkout page's script and style sheet (served by the server, bundled into the CLI).
@@ -36,24 +39,11 @@ await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], 
 execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'src/cli/generated/spec.json')], { stdio: 'inherit' });
 log('built src/cli/generated/spec.json');
 
-// 2. the CLI
-await build({
-  ...common,
-  entryPoints: { entry: join(root, 'src/cli/entry.ts') },
-  outdir: join(root, 'dist/cli'),
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  banner,
-  external: ['better-sqlite3', 'pg', 'pg-native', 'jq-wasm'],
-  define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
-  minifySyntax: true,
-  minifyWhitespace: true,
-  legalComments: 'none',
-});
-log('built dist/cli/');
-
-// 2b. the same CLI as one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache;
-// a warm-up run of an embedded read on a throw-away data dir writes the cache.
+// 2. the CLI: one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache; a warm-up
+// run of an embedded read on a throw-away data dir writes the cache. Every command's code sits
+// behind a dynamic import (a lazy init in the bundle). Packages that only some commands load
+// (undici for webhook delivery and `webhooks listen`, the prompts, qrcode, jq-wasm) are not
+// bundled: they are runtime dependencies anyway, so a copy in the bundle would ship them twice.
 await build({
   ...common,
   format: 'cjs',
@@ -63,7 +53,7 @@ await build({
   footer: { js: '\n})' },
   entryPoints: [join(root, 'src/cli/entry.ts')],
   outfile: join(root, 'dist/cli.cjs'),
-  external: ['better-sqlite3', 'pg', 'pg-native', 'jq-wasm'],
+  external: ['better-sqlite3', 'pg', 'pg-native', ...LAZY_PACKAGES],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },
@@ -88,10 +78,30 @@ await build({ ...common, entryPoints: [join(root, 'src/sdk/index.ts')], outfile:
 // 3b. mpay/embedded: the service in-process (for tests and scripts), kept out of the SDK
 await build({ ...common, entryPoints: [join(root, 'src/sdk/embedded.ts')], outfile: join(root, 'dist/embedded.js'), packages: 'external' });
 if (!process.argv.includes('--no-types')) {
-  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--emitDeclarationOnly'], {
+  // declarations of the SDK and of what its API names (the contract and the few domain types it
+  // uses), not of the CLI, server or store: tsc emits every module it reads, the package keeps
+  // the ones reachable from the two entries' declarations
+  const all = join(tmp, 'types');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--emitDeclarationOnly', '--outDir', all], {
     stdio: 'inherit',
   });
-  log('built dist/sdk.js and dist/types');
+  rmSync(join(root, 'dist/types'), { recursive: true, force: true });
+  const todo = ['sdk/index.d.ts', 'sdk/embedded.d.ts'];
+  const seen = new Set();
+  while (todo.length) {
+    const f = todo.pop();
+    if (seen.has(f)) continue;
+    seen.add(f);
+    const text = readFileSync(join(all, f), 'utf8');
+    mkdirSync(dirname(join(root, 'dist/types', f)), { recursive: true });
+    writeFileSync(join(root, 'dist/types', f), text);
+    for (const m of text.matchAll(/(?:from\s+|import\()\s*['"](\.[^'"]+)['"]/g)) {
+      const target = relative(all, resolve(dirname(join(all, f)), m[1])).replace(/\.js$/, '.d.ts');
+      if (!existsSync(join(all, target))) throw new Error(`${f} imports ${m[1]}, which has no declaration`);
+      todo.push(target);
+    }
+  }
+  log(`built dist/sdk.js and dist/types (${seen.size} declarations)`);
 }
 rmSync(tmp, { recursive: true, force: true });
 log(`build done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

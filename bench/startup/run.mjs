@@ -35,7 +35,7 @@ const cases = {
   'node -e 0': [process.execPath, ['-e', '0']],
   'mpay --version': [process.execPath, [bin, '--version']],
   'mpay keys list -o json (embedded)': [process.execPath, [bin, 'keys', 'list', '-o', 'json']],
-  // the same without the V8 code cache (split ESM chunks), to show what the cache buys
+  // the same bundle compiled without the V8 code cache, to show what the cache buys
   'same, without the code cache': [process.execPath, [bin, 'keys', 'list', '-o', 'json'], { MPAY_NO_CODE_CACHE: '1' }],
   'mpay keys list -o json (remote)': [process.execPath, [bin, '--base-url', baseUrl, 'keys', 'list', '-o', 'json'], remoteEnv],
 };

@@ -1,9 +1,11 @@
 /**
  * Runtime dependencies are what runs: each one is imported by the code the package ships (src/),
  * so a package only the tests use (playwright-core, @inquirer/testing, fast-check…) can never
- * become a runtime dependency that every install downloads.
+ * become a runtime dependency that every install downloads; and the package stays lean.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -11,6 +13,7 @@ const root = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   devDependencies: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
 };
 
 function sources(dir: string): string[] {
@@ -37,5 +40,36 @@ describe('package.json dependencies', () => {
       expect(Object.keys(pkg.dependencies)).not.toContain(testOnly);
       expect(Object.keys(pkg.devDependencies)).toContain(testOnly);
     }
+  });
+});
+
+describe('the packed package (npm pack --dry-run)', () => {
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))[0] as {
+    size: number;
+    unpackedSize: number;
+    files: { path: string; size: number }[];
+  };
+  const paths = packed.files.map((f) => f.path);
+
+  it('is at most 1 MB packed', () => {
+    expect(packed.size).toBeLessThanOrEqual(1_000_000);
+  });
+
+  it('ships one CLI build, no code cache made on the build machine, and declarations of the SDK and contract only', () => {
+    expect(paths).toContain('dist/cli.cjs');
+    expect(paths.filter((p) => p.startsWith('dist/cli/') || p === 'dist/cli.cache')).toEqual([]);
+    const folders = new Set(paths.filter((p) => p.startsWith('dist/types/')).map((p) => p.split('/')[2]));
+    expect([...folders].filter((f) => !['contract', 'domain', 'sdk'].includes(f))).toEqual([]);
+  });
+
+  it('every package the CLI bundle leaves out (require at run time) is a runtime dependency', () => {
+    // (a require inside a string is code ajv generates, not a load)
+    const bundle = readFileSync(join(root, 'dist', 'cli.cjs'), 'utf8');
+    const required = new Set([...bundle.matchAll(/(?<![`'"\w.])require\("([^"./][^"]*)"\)/g)].map((m) => m[1]!.split('/').slice(0, m[1]!.startsWith('@') ? 2 : 1).join('/')));
+    const outside = [...required].filter((r) => !r.startsWith('node:') && !builtinModules.includes(r));
+    expect(outside.length).toBeGreaterThan(0);
+    // pg-native is pg's optional native binding: pg requires it only when asked to
+    const missing = outside.filter((r) => r !== 'pg-native' && !(r in pkg.dependencies));
+    expect(missing).toEqual([]);
   });
 });
