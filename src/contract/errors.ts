@@ -22,6 +22,7 @@ export const ERROR_STATUS = {
   pin_locked: 422,
   business_rule: 422,
   submerchant_not_approved: 422,
+  acquirer_unavailable: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -36,6 +36,16 @@ export function decideCard(number: string, expired = false): CardDecision {
   return { approved: true };
 }
 
+/**
+ * What production does in the sandbox acquirer's place: this service has no real card acquirer,
+ * so a production server refuses card charges (422 `acquirer_unavailable`, nothing written)
+ * instead of approving any Luhn-valid number (issue 18.17). PIX charges are still taken.
+ */
+export const ACQUIRER_UNAVAILABLE = {
+  failure_code: 'acquirer_unavailable',
+  failure_reason: 'No card acquirer is connected to this production server: card charges are refused; take PIX instead',
+} as const;
+
 /** PIX in the sandbox: pending until POST /v1/sandbox/charges/{id}/pay; expires after this long. */
 export const PIX_DEFAULT_EXPIRES_IN_S = 3600;
 export const PIX_MIN_EXPIRES_IN_S = 60;

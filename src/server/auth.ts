@@ -3,7 +3,7 @@ import { BlockList, isIP } from 'node:net';
 import type { AuthKind } from '../contract/endpoint.js';
 import { json } from '../store/db.js';
 import { ApiError } from './errors.js';
-import type { AppDeps, Principal } from './context.js';
+import { clockOffset, type AppDeps, type Principal } from './context.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="mpay", charset="UTF-8"' };
 
@@ -97,6 +97,25 @@ function sameSecret(verified: Buffer | null, pass: string): boolean {
 }
 
 /**
+ * Keys carry their mode in their prefix (`pk_test_`/`sk_test_` made by the sandbox,
+ * `pk_live_`/`sk_live_` by production): a key of the other mode is refused before any lookup, so
+ * a database created in sandbox mode gives no access to a production server, and a live key
+ * never works against the sandbox (issue 18.17).
+ */
+function refuseOtherMode(mode: AppDeps['mode'], publicKey: string, secret: string): void {
+  const wrong = mode === 'production' ? 'test' : 'live';
+  if (!publicKey.startsWith(`pk_${wrong}_`) && !secret.startsWith(`sk_${wrong}_`)) return;
+  throw new ApiError(
+    'unauthorized',
+    mode === 'production'
+      ? 'This is a test key (pk_test_/sk_test_): a production server accepts only live keys (pk_live_/sk_live_), made by mpay admin merchants create --production'
+      : 'This is a live key (pk_live_/sk_live_): the sandbox accepts only test keys (pk_test_/sk_test_)',
+    undefined,
+    CHALLENGE,
+  );
+}
+
+/**
  * HTTP Basic with public_key:secret_key. The secret is compared in constant time against its
  * keyed hash. 401 for missing or wrong credentials, 403 for an inactive key, an IP outside
  * allowed_ips, or a public key alone where the secret is required.
@@ -119,6 +138,7 @@ export async function authenticate(
       CHALLENGE,
     );
   }
+  refuseOtherMode(deps.mode, creds.user, creds.pass);
   // the change token is read when no transaction is open, and the read below then runs at once
   const token = cache ? deps.db.changeToken?.() : undefined;
   let entry = token === undefined ? undefined : cache!.lookup(token, creds.user);
@@ -146,5 +166,5 @@ export async function authenticate(
   if (!ipIn(entry.allowed, clientIp)) {
     throw new ApiError('forbidden', 'This API key is not allowed from your IP address');
   }
-  return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: Number(row.clock_offset_ms), credential: creds.pass === '' ? 'public' : 'secret' };
+  return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: clockOffset(deps, row.clock_offset_ms), credential: creds.pass === '' ? 'public' : 'secret' };
 }

@@ -84,9 +84,19 @@ export interface ServiceContext {
   baseUrl?: string;
 }
 
-/** The ServiceContext of a merchant whose sandbox clock is `clockOffsetMs` ahead of the server's. */
+/**
+ * The clock offset a merchant's stored `clock_offset_ms` gives in this mode: the sandbox's
+ * `POST /v1/sandbox/clock/advance` moves it; production has no sandbox clock, so an offset left
+ * in a database created in sandbox mode moves nothing there (issue 18.17).
+ */
+export function clockOffset(deps: Pick<AppDeps, 'mode'>, storedMs: number | string | null | undefined): number {
+  return deps.mode === 'production' ? 0 : Number(storedMs ?? 0);
+}
+
+/** The ServiceContext of a merchant whose sandbox clock is `clockOffsetMs` ahead of the server's (none in production). */
 export function serviceContext(deps: AppDeps, merchantId: string, clockOffsetMs: number, baseUrl?: string): ServiceContext {
-  return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + clockOffsetMs), ...(baseUrl !== undefined ? { baseUrl } : {}) };
+  const offset = clockOffset(deps, clockOffsetMs);
+  return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + offset), ...(baseUrl !== undefined ? { baseUrl } : {}) };
 }
 
 /** What a due job needs (src/server/due.ts): a merchant's service context. */

@@ -226,7 +226,7 @@ describe('mpay smoke against mpay server start', () => {
       const status = Object.fromEntries(s.steps.map((x) => [x.name, x.status]));
       expect(status).toMatchObject({
         'key check': 'passed',
-        'card charge': 'passed',
+        'card charge': 'skipped',
         'pix charge': 'passed',
         'pix payment': 'skipped',
         'clock advance': 'skipped',
@@ -235,6 +235,7 @@ describe('mpay smoke against mpay server start', () => {
         withdrawal: 'skipped',
       });
       expect(r.stderr).toMatch(/- pix payment {2}skipped: .*production mode/);
+      expect(r.stderr).toMatch(/- card charge {2}skipped: .*no card acquirer/);
       expect(r.stderr).toMatch(/- webhook endpoint {2}skipped: .*--webhook-url/);
       const xml = readFileSync(join(home.dir, 'prod.xml'), 'utf8');
       expect(testcases(xml).find((c) => c.name === 'clock advance')!.body).toContain('<skipped message=');

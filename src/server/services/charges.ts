@@ -13,7 +13,7 @@ import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
 import { buildBrCode } from '../../domain/brcode.js';
-import { decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
+import { ACQUIRER_UNAVAILABLE, decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
@@ -293,6 +293,7 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
         { field: 'payment_details.token', message: 'no such card token for this merchant' },
       ]);
     }
+    if (deps.mode === 'production') throw new ApiError('acquirer_unavailable', ACQUIRER_UNAVAILABLE.failure_reason);
     const data = readCard(deps, t.encrypted);
     card = {
       token: t.token,
@@ -465,7 +466,9 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
     pre.card_token ?? '',
     merchantId,
   ]);
-  const decision: CardDecision = tok
+  const decision: CardDecision = deps.mode === 'production'
+    ? { approved: false, ...ACQUIRER_UNAVAILABLE }
+    : tok
     ? cardDecisionFor(readCard(deps, tok.encrypted), now)
     : { approved: false, failure_code: 'processing_error', failure_reason: 'The card token is no longer available' };
   return deps.db.tx(async (q) => {

@@ -16,7 +16,7 @@ import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type C
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, } from '../context.js';
-import { serviceContext } from '../context.js';
+import { clockOffset, serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
 import { takeCheckoutToken } from '../rateLimit.js';
@@ -49,7 +49,7 @@ export async function loadPublicLink(deps: AppDeps, id: string): Promise<PublicL
     [id],
   );
   if (!row) return null;
-  const clockOffsetMs = Number(row.m_clock_offset_ms);
+  const clockOffsetMs = clockOffset(deps, row.m_clock_offset_ms);
   const now = new Date(deps.clock.now().getTime() + clockOffsetMs);
   const keys = await deps.db.all<{ public_key: string; allowed_ips: string }>(
     'SELECT public_key, allowed_ips FROM api_keys WHERE merchant_id = ? AND is_active = 1 ORDER BY created_at, id',
@@ -95,7 +95,7 @@ function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'a
 /** Errors of the charge service the buyer may see as they are; anything else is the seller's problem. */
 function buyerError(e: unknown): unknown {
   if (!(e instanceof ApiError)) return e;
-  if (['link_inactive', 'link_expired', 'link_exhausted', 'conflict', 'rate_limited', 'invalid_token', 'service_unavailable'].includes(e.code)) {
+  if (['link_inactive', 'link_expired', 'link_exhausted', 'conflict', 'rate_limited', 'invalid_token', 'service_unavailable', 'acquirer_unavailable'].includes(e.code)) {
     return e;
   }
   if (e.code === 'validation_error' && e.details?.every((d) => d.field === 'payment_details.installments')) {
@@ -268,7 +268,7 @@ export async function linkChargeStatus(deps: AppDeps, linkId: string, chargeId: 
     [chargeId, linkId],
   );
   if (!c) throw notFound('Payment');
-  const now = new Date(deps.clock.now().getTime() + Number(link.clock_offset_ms));
+  const now = new Date(deps.clock.now().getTime() + clockOffset(deps, link.clock_offset_ms));
   if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
     // an unpaid PIX past its expiry: let the due work fail it now rather than on the merchant's next request
     await expireDuePixCharges(serviceContext(deps, link.merchant_id, Number(link.clock_offset_ms)));

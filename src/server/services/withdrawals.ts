@@ -5,7 +5,7 @@ import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../..
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
-import type { AppDeps, ServiceContext } from '../context.js';
+import { clockOffset, type AppDeps, type ServiceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { faultPoint } from './faults.js';
@@ -355,7 +355,7 @@ export async function sweepWithdrawals(deps: Pick<AppDeps, 'db' | 'ids' | 'mode'
   );
   let moves = 0;
   for (const m of merchants) {
-    moves += await advanceWithdrawals(deps, m.merchant_id, new Date(deps.clock.now().getTime() + Number(m.clock_offset_ms)));
+    moves += await advanceWithdrawals(deps, m.merchant_id, new Date(deps.clock.now().getTime() + clockOffset(deps, m.clock_offset_ms)));
   }
   return moves;
 }

@@ -49,6 +49,7 @@ const BRAND_NAMES: Record<CardBrand, string> = {
 
 const FAILURES: Record<string, string> = {
   card_declined: 'Pagamento recusado pelo emissor do cartão. Tente outro cartão ou pague com PIX.',
+  acquirer_unavailable: 'Pagamento com cartão indisponível no momento. Pague com PIX.',
   insufficient_funds: 'Pagamento recusado: saldo ou limite insuficiente. Tente outro cartão.',
   expired_card: 'Pagamento recusado: o cartão está vencido.',
   invalid_card: 'Pagamento recusado: o número do cartão não é válido.',
