@@ -1,5 +1,8 @@
-// Build: (1) the CLI's operation specs from the contract, (2) the CLI as one bundled file with
-// every command loaded lazily, (3) the SDK for programmatic use, with type declarations.
+// Build: (0) the checkout page's assets and (1) the CLI's operation specs from the contract, into
+// generated/ (outside src/, imported as #generated/*: package.json "imports"; their types are
+// declared in src/generated.d.ts, so a fresh clone type-checks before any build), (2) the CLI
+// as one bundled file with every command loaded lazily, (3) the SDK for programmatic use, with
+// type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,15 +32,15 @@ const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node
   const browser = { bundle: true, write: false, minify: true, legalComments: 'none', logLevel: 'warning', charset: 'utf8' };
   const js = await build({ ...browser, entryPoints: [join(dir, 'browser/main.ts')], platform: 'browser', format: 'iife', target: ['chrome109', 'firefox115', 'safari15.6'] });
   const css = await build({ ...browser, entryPoints: [join(dir, 'browser/checkout.css')], target: ['chrome109', 'firefox115', 'safari15.6'] });
-  mkdirSync(join(dir, 'generated'), { recursive: true });
-  writeFileSync(join(dir, 'generated/assets.json'), JSON.stringify({ js: js.outputFiles[0].text, css: css.outputFiles[0].text }) + '\n');
-  log('built src/server/checkout/generated/assets.json');
+  mkdirSync(join(root, 'generated'), { recursive: true });
+  writeFileSync(join(root, 'generated/checkout-assets.json'), JSON.stringify({ js: js.outputFiles[0].text, css: css.outputFiles[0].text }) + '\n');
+  log('built generated/checkout-assets.json');
 }
 
 // 1. operation specs
 await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], outfile: join(tmp, 'generate.mjs'), banner, external: ['better-sqlite3', 'pg'] });
-execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'src/cli/generated/spec.json')], { stdio: 'inherit' });
-log('built src/cli/generated/spec.json');
+execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated/spec.json')], { stdio: 'inherit' });
+log('built generated/spec.json');
 
 // 2. the CLI: one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache; a warm-up
 // run of an embedded read on a throw-away data dir writes the cache. Every command's code sits

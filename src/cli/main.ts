@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import specsJson from './generated/spec.json' with { type: 'json' };
+import specsJson from '#generated/spec.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
 import { EXIT, errorFormatOf, reportError, reportUsage, } from './errors.js';
 import { processIO, type IO } from './io.js';
@@ -9,7 +9,7 @@ import { GROUPS, flagDescription, placeholder } from './help.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
-export const specs = specsJson as OperationSpec[];
+export const specs: OperationSpec[] = specsJson;
 
 export function version(): string {
   if (typeof __MPAY_VERSION__ !== 'undefined') return __MPAY_VERSION__;

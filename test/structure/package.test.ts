@@ -4,7 +4,7 @@
  * become a runtime dependency that every install downloads; and the package stays lean.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,5 +71,22 @@ describe('the packed package (npm pack --dry-run)', () => {
     // pg-native is pg's optional native binding: pg requires it only when asked to
     const missing = outside.filter((r) => r !== 'pg-native' && !(r in pkg.dependencies));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('generated files live outside src/ (a fresh clone type-checks before any build)', () => {
+  it('the build leaves no file in src/ that git does not track', () => {
+    // npm test builds first, so generated/ exists now; none of it may be under src/
+    expect(existsSync(join(root, 'generated', 'spec.json'))).toBe(true);
+    const untracked = execFileSync('git', ['ls-files', '--others', '--ignored', '--exclude-standard', '--', 'src'], { cwd: root, encoding: 'utf8' }).trim();
+    expect(untracked).toBe('');
+  });
+
+  it('src/ imports generated files only as #generated/*, whose types src/generated.d.ts declares', () => {
+    const generatedImports = [...shipped.matchAll(/(?:from |import\()\s*'([^'\n]*generated\/[^'\n]+)'/g)].map((m) => m[1]!);
+    expect(generatedImports.length).toBeGreaterThan(0);
+    expect(generatedImports.filter((i) => !i.startsWith('#generated/'))).toEqual([]);
+    const declared = readFileSync(join(root, 'src', 'generated.d.ts'), 'utf8');
+    for (const i of new Set(generatedImports)) expect(declared).toContain(`declare module '${i}'`);
   });
 });

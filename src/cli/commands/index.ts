@@ -35,7 +35,7 @@ export function registerCommands(program: Command, deps: CliDeps): void {
     .action(
       action(deps, async (shell: 'bash' | 'zsh' | 'fish' | 'powershell') => {
         const { completionTable, renderCompletion } = await import('../completion.js');
-        const { default: specs } = await import('../generated/spec.json', { with: { type: 'json' } });
+        const { default: specs } = await import('#generated/spec.json', { with: { type: 'json' } });
         deps.io.out(renderCompletion(shell, completionTable(program, specs)));
       }),
     );

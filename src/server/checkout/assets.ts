@@ -1,11 +1,11 @@
 /**
  * The checkout page's own script and style sheet, built by scripts/build.mjs from
  * browser/main.ts (which imports the same BIN table, Luhn and CPF/CNPJ code as the server)
- * and browser/checkout.css into generated/assets.json. Served under content-hashed names, so
+ * and browser/checkout.css into generated/checkout-assets.json (outside src/: see src/generated.d.ts). Served under content-hashed names, so
  * they can be cached for good; the page pins them with Subresource Integrity as well.
  */
 import { createHash } from 'node:crypto';
-import built from './generated/assets.json' with { type: 'json' };
+import built from '#generated/checkout-assets.json' with { type: 'json' };
 
 export interface Asset {
   name: string;
