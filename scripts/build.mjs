@@ -19,6 +19,8 @@ const log = (s) => quiet || process.stderr.write(s + '\n');
 
 // the split ESM build of earlier versions (one CLI build now)
 rmSync(join(root, 'dist', 'cli'), { recursive: true, force: true });
+// generated files of earlier versions, which were written into src/
+for (const old of ['src/cli/generated', 'src/server/checkout/generated']) rmSync(join(root, old), { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const common = { bundle: true, platform: 'node', target: 'node20.18', format: 'esm', logLevel: 'warning', sourcemap: false };
 /** runtime dependencies the CLI loads only in the commands that need them (not bundled) */
