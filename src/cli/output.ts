@@ -19,12 +19,6 @@ export function resolveFormat(g: Globals, io: IO): Format {
   return io.stdoutTTY ? 'table' : 'json';
 }
 
-const MONEY = new Set([
-  'amount', 'fee', 'netAmount', 'balance', 'balance_after', 'gross_amount', 'net_amount', 'fee_amount',
-  'total_gross_amount', 'total_fee_amount', 'total_net_amount', 'opening_balance', 'closing_balance',
-  'total_credits', 'total_debits', 'shipping_amount', 'unit_price', 'average_ticket', 'monthly_revenue',
-]);
-
 export interface Painter {
   green(s: string): string;
   yellow(s: string): string;
@@ -59,11 +53,14 @@ function localTime(iso: string): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-/** A cell for people: money as R$, statuses colored, times local, objects compact. */
-export function cell(key: string, v: unknown, paint: Painter): string {
+/**
+ * A cell for people: money as R$ (the fields the contract tags as money: `money` of the
+ * operation's spec), statuses colored, times local, objects compact.
+ */
+export function cell(key: string, v: unknown, paint: Painter, money: readonly string[] = []): string {
   if (v === null || v === undefined || v === '') return paint.dim('—');
-  if (MONEY.has(key) && typeof v === 'number') return formatBRL(v);
-  if (MONEY.has(key) && typeof v === 'string' && /^\d+$/.test(v)) return formatBRL(Number(v));
+  if (money.includes(key) && typeof v === 'number') return formatBRL(v);
+  if (money.includes(key) && typeof v === 'string' && /^\d+$/.test(v)) return formatBRL(Number(v));
   if (key === 'status' && typeof v === 'string') return paintStatus(v, paint);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
@@ -74,6 +71,8 @@ export function cell(key: string, v: unknown, paint: Painter): string {
 
 export interface PrintOptions {
   columns?: readonly string[];
+  /** fields that are money (integer cents): shown as R$ in tables */
+  money?: readonly string[];
   format: Format;
   paint: Painter;
 }
@@ -107,13 +106,13 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     }
     const cols = pick(o.columns, rows);
     const t = new Table({ head: cols.map((c) => o.paint.bold(c)), style: { head: [], border: [] } });
-    for (const r of rows) t.push(cols.map((c) => cell(c, r[c], o.paint)));
+    for (const r of rows) t.push(cols.map((c) => cell(c, r[c], o.paint, o.money)));
     io.out(t.toString() + '\n');
     return;
   }
   if (data && typeof data === 'object') {
     const t = new Table({ style: { head: [], border: [] } });
-    for (const [k, v] of Object.entries(data as Record<string, unknown>)) t.push({ [o.paint.bold(k)]: cell(k, v, o.paint) });
+    for (const [k, v] of Object.entries(data as Record<string, unknown>)) t.push({ [o.paint.bold(k)]: cell(k, v, o.paint, o.money) });
     io.out(t.toString() + '\n');
     return;
   }

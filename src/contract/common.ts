@@ -7,11 +7,51 @@ export const timestamp = () => z.string().describe('ISO 8601 date-time');
 export const isoDateTime = () =>
   z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z' });
 export const isoDate = () => z.iso.date({ error: 'must be a date in the form YYYY-MM-DD' });
+/**
+ * Money is tagged by its type's error, which names the unit: every money field of the contract
+ * (input or record) is one of `cents()`, `positiveCents()` or `money()`, and `isMoney` reads the
+ * tag back (the CLI's R$ columns and its flags' "in cents" come from it, at build time).
+ */
+const CENTS_ERROR = 'must be an integer number of cents';
+/** A money field of a record: integer cents (may be negative, e.g. a debit). */
+export const money = () => z.int({ error: CENTS_ERROR });
 /** Integer cents; negative amounts are never accepted on input. */
-export const cents = () =>
-  z.int({ error: 'must be an integer number of cents' }).min(0, { error: 'must not be negative' }).max(Number.MAX_SAFE_INTEGER);
-export const positiveCents = () =>
-  z.int({ error: 'must be an integer number of cents' }).min(1, { error: 'must be at least 1 cent' }).max(Number.MAX_SAFE_INTEGER);
+export const cents = () => money().min(0, { error: 'must not be negative' }).max(Number.MAX_SAFE_INTEGER);
+export const positiveCents = () => money().min(1, { error: 'must be at least 1 cent' }).max(Number.MAX_SAFE_INTEGER);
+
+/** Money kept as a decimal string of integer cents (e.g. a submerchant's average_ticket: "15000"). */
+export const centsString = () => z.string({ error: 'must be integer cents as a decimal string' });
+
+type Def = { type: string; error?: (i: unknown) => unknown; innerType?: z.ZodType };
+const defOf = (s: z.core.$ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
+function errorText(def: Def): string | undefined {
+  if (typeof def.error !== 'function') return undefined;
+  const msg = def.error({ code: 'invalid_type', input: undefined });
+  return typeof msg === 'string' ? msg : undefined;
+}
+
+/** The unit a number's contract error names ("must be an integer number of cents" → cents), if any. */
+export function unitOf(schema: z.core.$ZodType): 'cents' | 'seconds' | 'days' | undefined {
+  const def = defOf(schema);
+  if (def.type !== 'number') return undefined;
+  return /number of (cents|seconds|days)\b/.exec(errorText(def) ?? '')?.[1] as 'cents' | 'seconds' | 'days' | undefined;
+}
+
+/** Whether a contract schema (nullable or optional or not) is money: `money()`, `cents()`, `positiveCents()`, `centsString()`. */
+export function isMoney(schema: z.ZodType): boolean {
+  let def = defOf(schema);
+  while ((def.type === 'nullable' || def.type === 'optional') && def.innerType) def = defOf(def.innerType);
+  return (def.type === 'number' || def.type === 'string') && /\bcents\b/.test(errorText(def) ?? '');
+}
+
+/** The money fields of a record schema (of every branch of a union of records). */
+export function moneyFields(schema: z.ZodType): string[] {
+  const s = schema as unknown as { shape?: Record<string, z.ZodType>; options?: z.ZodType[] };
+  if (s.options) return [...new Set(s.options.flatMap(moneyFields))];
+  return Object.entries(s.shape ?? {})
+    .filter(([, v]) => isMoney(v))
+    .map(([k]) => k);
+}
 export const nonEmpty = (max = 255) =>
   z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });
 export const currency = () => z.literal('BRL', { error: 'only BRL is accepted' });

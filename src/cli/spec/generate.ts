@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { endpoints, type AnyEndpoint } from '../../contract/index.js';
-import { PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX } from '../../contract/common.js';
+import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';
 
 type JS = {
@@ -107,10 +107,7 @@ function jsonSchema(schema: z.ZodType): JS {
     io: 'input',
     unrepresentable: 'any',
     override: (ctx) => {
-      const def = (ctx.zodSchema as unknown as { _zod: { def: { type: string; error?: (i: unknown) => unknown } } })._zod.def;
-      if (def.type !== 'number' || typeof def.error !== 'function') return;
-      const msg = def.error({ code: 'invalid_type', input: undefined });
-      const unit = typeof msg === 'string' ? /number of (cents|seconds|days)\b/.exec(msg)?.[1] : undefined;
+      const unit = unitOf(ctx.zodSchema);
       if (unit) (ctx.jsonSchema as JS)['x-unit'] = unit;
     },
   }) as JS;
@@ -144,6 +141,7 @@ export function generateSpecs(): OperationSpec[] {
       command: [...e.cli.command],
       example: e.cli.example,
       columns: [...(e.cli.columns ?? [])],
+      money: moneyFields(e.response),
       list: !!e.list,
       multipart: !!e.multipart,
       raw: !!e.raw,

@@ -39,6 +39,8 @@ export interface OperationSpec {
   command: string[];
   example: string;
   columns: string[];
+  /** fields of the response record that are money (integer cents), shown as R$ in tables */
+  money: string[];
   list: boolean;
   multipart: boolean;
   /** the response is raw bytes (a download) */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { currency, listQuery, metadata, nonEmpty, positiveCents, cents, qEnum, timestamp, uuid } from '../common.js';
+import { cents, currency, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
@@ -116,7 +116,7 @@ export type ChargeCreate = z.infer<typeof chargeCreate>;
 
 export const chargeSplitRule = z.object({
   submerchant_id: uuid().nullable().describe("null: the merchant's own share"),
-  amount: z.int().describe('cents of the charge amount this party receives (gross)'),
+  amount: money().describe('cents of the charge amount this party receives (gross)'),
   percentage: z.number().nullable(),
   charge_processing_fee: z.boolean(),
   charge_remainder_fee: z.boolean().describe('this party takes the cents left over of the amount and of the fee'),
@@ -126,15 +126,15 @@ export const charge = z.object({
   id: uuid(),
   merchant_id: uuid(),
   submerchant_id: uuid().nullable(),
-  amount: z.int(),
+  amount: money(),
   currency: z.string(),
   status: z.enum(CHARGE_STATUSES),
   payment_method: z.enum(PAYMENT_METHODS),
   product_type: z.string(),
   installments: z.int(),
-  shipping_amount: z.int(),
+  shipping_amount: money(),
   customer: z.object({ name: z.string(), email: z.string(), tax_id: z.string(), phone: z.string(), type: z.string() }),
-  items: z.array(z.object({ name: z.string(), quantity: z.int(), unit_price: z.int(), tangible: z.boolean() })),
+  items: z.array(z.object({ name: z.string(), quantity: z.int(), unit_price: money(), tangible: z.boolean() })),
   split_rules: z.array(chargeSplitRule),
   metadata: z.record(z.string(), z.unknown()).nullable(),
   card: z
@@ -145,8 +145,8 @@ export const charge = z.object({
     .object({ qr_code: z.string().describe('BR Code "copia e cola" payload'), expires_at: timestamp() })
     .nullable()
     .describe('pix only'),
-  fee_amount: z.int().nullable().describe('MDR of the whole charge, set on capture'),
-  net_amount: z.int().nullable().describe('amount − fee_amount, set on capture'),
+  fee_amount: money().nullable().describe('MDR of the whole charge, set on capture'),
+  net_amount: money().nullable().describe('amount − fee_amount, set on capture'),
   failure_code: z.string().nullable(),
   failure_reason: z.string().nullable(),
   captured_at: timestamp().nullable(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { positiveCents, timestamp, uuid } from '../common.js';
+import { money, positiveCents, timestamp, uuid } from '../common.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS } from './charges.js';
 import { LINK_MAX_INSTALLMENTS } from './paymentLinks.js';
@@ -63,7 +63,7 @@ export const checkoutPayment = z.object({
   receipt_id: uuid().describe('the charge id: the buyer quotes it, the merchant finds it with GET /v1/charges/{id}'),
   status: z.enum(CHARGE_STATUSES),
   payment_method: z.enum(PAYMENT_METHODS),
-  amount: z.int(),
+  amount: money(),
   installments: z.int(),
   card: z.object({ brand: z.enum(CARD_BRANDS), last_four: z.string() }).nullable(),
   pix: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { currency, isoDateTime, listQuery, metadata, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
+import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { chargeCents } from './charges.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 
@@ -82,7 +82,7 @@ export const paymentLink = z.object({
   submerchant_id: uuid().nullable(),
   title: z.string(),
   description: z.string().nullable(),
-  amount: z.int().nullable().describe('cents; null when the buyer enters the value'),
+  amount: money().nullable().describe('cents; null when the buyer enters the value'),
   checkout_url: z.url(),
   currency: z.string(),
   product_type: z.string(),

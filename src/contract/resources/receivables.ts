@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { listQuery, positiveCents, qEnum, timestamp, uuid } from '../common.js';
+import { listQuery, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { PAYMENT_METHODS } from './charges.js';
@@ -15,9 +15,9 @@ export const receivable = z.object({
   merchant_id: uuid(),
   submerchant_id: uuid().nullable().describe("null: the merchant's own receivable"),
   wallet_id: uuid().describe('the wallet credited on settlement'),
-  gross_amount: z.int(),
-  net_amount: z.int(),
-  fee_amount: z.int(),
+  gross_amount: money(),
+  net_amount: money(),
+  fee_amount: money(),
   status: z.enum(RECEIVABLE_STATUSES),
   payment_method: z.enum(PAYMENT_METHODS),
   installment: z.int(),
@@ -25,7 +25,7 @@ export const receivable = z.object({
   settlement_date: timestamp(),
   paid_at: timestamp().nullable(),
   anticipation_id: uuid().nullable(),
-  anticipation_fee_amount: z.int().nullable(),
+  anticipation_fee_amount: money().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
@@ -47,11 +47,11 @@ export const anticipation = z.object({
   wallet_id: uuid(),
   status: z.enum(ANTICIPATION_STATUSES),
   anticipation_type: z.enum(ANTICIPATION_TYPES),
-  requested_amount: z.int().nullable(),
+  requested_amount: money().nullable(),
   receivable_ids: z.array(uuid()),
-  total_gross_amount: z.int().describe('sum of the net amounts of the anticipated receivables'),
-  total_fee_amount: z.int(),
-  total_net_amount: z.int().describe('credited to the wallet'),
+  total_gross_amount: money().describe('sum of the net amounts of the anticipated receivables'),
+  total_fee_amount: money(),
+  total_net_amount: money().describe('credited to the wallet'),
   refusal_reason: z.string().nullable(),
   created_at: timestamp(),
   updated_at: timestamp(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { nonEmpty, positiveCents, timestamp, uuid } from '../common.js';
+import { money, nonEmpty, positiveCents, timestamp, uuid } from '../common.js';
 
 /**
  * Sandbox only (an extension): move the merchant's own wallet by hand, through the same ledger
@@ -11,8 +11,8 @@ export const walletAdjustment = z.object({
   id: uuid().describe('the wallet entry written'),
   wallet_id: uuid(),
   direction: z.enum(['credit', 'debit']),
-  amount: z.int(),
-  balance_after: z.int(),
+  amount: money(),
+  balance_after: money(),
   description: z.string(),
   created_at: timestamp(),
 });

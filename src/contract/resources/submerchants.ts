@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { cents, isoDate, isoDateTime, listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
+import { cents, centsString, isoDate, isoDateTime, listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { statusesOf } from '../../domain/lifecycle.js';
 import { UFS, isRealDate, normalizeCep, normalizeTaxId } from '../../domain/brazil.js';
 import { DOCUMENT_TYPES } from '../../domain/onboarding.js';
@@ -76,8 +76,8 @@ export const submerchant = z.object({
   status: z.enum(SUBMERCHANT_STATUSES),
   business_type: z.string().nullable(),
   product_categories: z.array(z.string()),
-  average_ticket: z.string().nullable().describe('integer cents as a decimal string, e.g. "15000" = R$ 150,00'),
-  monthly_revenue: z.string().nullable().describe('integer cents as a decimal string'),
+  average_ticket: centsString().nullable().describe('integer cents as a decimal string, e.g. "15000" = R$ 150,00'),
+  monthly_revenue: centsString().nullable().describe('integer cents as a decimal string'),
   reviewed_at: timestamp().nullable(),
   review_notes: z.string().nullable(),
   created_at: timestamp(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { listQuery, qEnum, timestamp, uuid } from '../common.js';
+import { listQuery, money, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 
 export const WALLET_OWNER_TYPES = ['merchant', 'submerchant'] as const;
@@ -11,7 +11,7 @@ export const wallet = z.object({
   owner_type: z.enum(WALLET_OWNER_TYPES),
   owner_id: uuid(),
   currency: z.string(),
-  balance: z.int().describe('cents'),
+  balance: money().describe('cents'),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
@@ -21,8 +21,8 @@ export const walletEntry = z.object({
   id: uuid(),
   wallet_id: uuid(),
   direction: z.enum(ENTRY_DIRECTIONS),
-  amount: z.int(),
-  balance_after: z.int(),
+  amount: money(),
+  balance_after: money(),
   reference_type: z.string().describe('charge, receivable, anticipation, withdrawal…'),
   reference_id: z.string(),
   description: z.string(),
@@ -31,10 +31,10 @@ export const walletEntry = z.object({
 export type WalletEntry = z.infer<typeof walletEntry>;
 
 export const statementSummary = z.object({
-  opening_balance: z.int(),
-  closing_balance: z.int(),
-  total_credits: z.int(),
-  total_debits: z.int(),
+  opening_balance: money(),
+  closing_balance: money(),
+  total_credits: money(),
+  total_debits: money(),
 });
 
 export const statement = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.js';
-import { listQuery, metadata, positiveCents, qEnum, timestamp, uuid } from '../common.js';
+import { listQuery, metadata, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 import { PIX_KEY_TYPES, PIX_KEY_TYPES_NEEDING_HOLDER } from '../../domain/pix.js';
 import { WITHDRAWAL_TYPES } from '../../domain/payouts.js';
@@ -174,9 +174,9 @@ export const withdrawal = z.object({
   type: z.enum(WITHDRAWAL_TYPES),
   acquirer_name: z.string(),
   external_id: z.string().nullable().describe('the rail reference (PIX end-to-end id, TED control number, transaction hash) once processing'),
-  amount: z.int(),
-  fee: z.int(),
-  netAmount: z.int().describe('amount − fee: what the destination receives'),
+  amount: money(),
+  fee: money(),
+  netAmount: money().describe('amount − fee: what the destination receives'),
   status: z.enum(WITHDRAWAL_STATUSES),
   recipient_id: z.string().nullable(),
   recipient_snapshot: destination.describe('the destination as it was when the withdrawal was requested'),
