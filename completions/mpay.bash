@@ -51,13 +51,14 @@ _mpay_words() {
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance calendar pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox review") words="--approve --base-url --color --data-dir --decision --help --idempotency-key --input --jq --json --notes --output --profile --quiet --reject --verbose --version --yes" ;;
     "sandbox wallet") words="adjust --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox wallet adjust") words="--amount --base-url --color --data-dir --description --direction --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox values") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox calendar") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables") words="list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --jq --json --limit --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
     "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;

@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -261,7 +261,7 @@ complete -c mpay -n '__mpay_at '\''charges get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l profile
-complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance pay review values wallet'
+complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l profile
@@ -295,6 +295,9 @@ complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox values'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox values'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox values'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l profile
 complete -c mpay -n '__mpay_at '\''receivables'\''' -a 'list'
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l color
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l output

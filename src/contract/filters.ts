@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { addDays, startOfDay } from '../domain/calendar.js';
 
 /**
- * Date bounds of list filters. A value is a date (YYYY-MM-DD, a whole UTC day) or an ISO 8601
+ * Date bounds of list filters. A value is a date (YYYY-MM-DD, a whole day in America/Sao_Paulo:
+ * src/domain/calendar.ts) or an ISO 8601
  * date-time. Lower bounds are inclusive. Upper bounds are inclusive too: a date covers its
  * whole day, a date-time that instant. Both become `{ iso }`: the ISO instant to compare
  * with `>=` (lower) or `<` (upper, already moved past the bound).
@@ -25,13 +27,15 @@ export function isCalendarDate(ymd: string): boolean {
 function parseBound(v: string, upper: boolean, ctx: z.core.$RefinementCtx<string>): string {
   const isDate = DATE_RE.test(v);
   const okShape = isDate || z.iso.datetime({ offset: true }).safeParse(v).success;
-  const t = okShape && isCalendarDate(v.slice(0, 10)) ? Date.parse(isDate ? `${v}T00:00:00.000Z` : v) : NaN;
+  const real = okShape && isCalendarDate(v.slice(0, 10));
+  const t = !real ? NaN : isDate ? startOfDay(v).getTime() : Date.parse(v);
   if (!Number.isFinite(t)) {
     ctx.addIssue({ code: 'custom', message: `${MSG}, of a real calendar day` });
     return z.NEVER;
   }
   if (!upper) return new Date(Math.min(t, LAST_INSTANT)).toISOString();
-  return new Date(Math.min(isDate ? t + 86_400_000 : t + 1, LAST_INSTANT)).toISOString();
+  const end = isDate ? (v >= '9999-12-31' ? Infinity : startOfDay(addDays(v, 1)).getTime()) : t + 1;
+  return new Date(Math.min(end, LAST_INSTANT)).toISOString();
 }
 
 /** Inclusive lower bound → ISO instant for `>=`. */

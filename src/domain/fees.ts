@@ -14,8 +14,10 @@
  *   its part of the fee (left-over cents included) to the first party that does.
  * - Installment remainders go to the first installment (`splitInstallments`), for the gross
  *   and for the fee alike; net = gross − fee per installment.
- * - Card receivables settle at capture + 30 × n days; PIX at once.
- * - Anticipation fee per receivable = net × 2.5 % / 30 × days until settlement, rounded half up.
+ * - Card installment n settles 30 × n days after capture, on a São Paulo banking business day
+ *   (the day itself and the move past weekends and holidays: src/domain/calendar.ts); PIX at once.
+ * - Anticipation fee per receivable = net × 2.5 % / 30 × calendar days until its (moved)
+ *   settlement day, rounded half up.
  */
 import { assertCents, percentOf, splitInstallments } from './money.js';
 
@@ -79,7 +81,7 @@ export interface InstallmentPlan {
   gross: number;
   fee: number;
   net: number;
-  /** days after capture */
+  /** nominal days after the capture's day (30 × n; the calendar moves it to a business day) */
   settlementDays: number;
 }
 
@@ -169,12 +171,6 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
     return { key: p.key, share: p.share, fee: partyFee, net: p.share - partyFee, installments: inst };
   });
   return { mdrBps: bps, fee, net: total - fee, parties: out };
-}
-
-/** Whole days from `now` until `settlement` (a part of a day counts as a day); 0 when due. */
-export function daysUntil(settlement: Date, now: Date): number {
-  const ms = settlement.getTime() - now.getTime();
-  return ms <= 0 ? 0 : Math.ceil(ms / DAY_MS);
 }
 
 /** net × 2.5 % / 30 × days, rounded half up to the cent (exact integer arithmetic). */

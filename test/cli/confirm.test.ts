@@ -40,7 +40,7 @@ describe('off a terminal: --yes or exit 2, nothing changed', () => {
 
   it('withdrawals create', () => {
     cardCharge(5000);
-    home.run(['sandbox', 'advance', '--days', '31']);
+    home.run(['sandbox', 'advance', '--days', '35']); // D+30 moved to a business day: at most D+34
     const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
     const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '100', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'confirm-1'];
     const r = home.run(args);

@@ -31,7 +31,7 @@ describe('money flows through the binary (embedded sandbox)', () => {
   });
 
   it('settles with the sandbox clock, then pays out once per --idempotency-key', () => {
-    home.run(['sandbox', 'advance', '--days', '31']);
+    home.run(['sandbox', 'advance', '--days', '35']); // D+30 moved to a business day: at most D+34
     const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
     expect(wallet.balance).toBeGreaterThan(1000);
     const args = ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '1000', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'cli-payout-1', '--yes'];

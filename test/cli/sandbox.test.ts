@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxValueRows } from '../../src/cli/commands/sandboxValues/run.js';
+import { calendarRows, sandboxValueRows } from '../../src/cli/commands/sandboxValues/run.js';
+import { holidays, localDate } from '../../src/domain/calendar.js';
 import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandboxPayouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
@@ -63,6 +64,55 @@ describe('mpay sandbox values', () => {
       expect(existsSync(home.env.MPAY_CONFIG_DIR!)).toBe(false);
       const h = home.run(['sandbox', 'values', '--help']);
       expect(h.stdout).toContain('Examples:');
+    } finally {
+      home.cleanup();
+    }
+  });
+});
+
+// issue 14 item 7: the holidays settlement moves past, shown offline
+describe('mpay sandbox values / calendar: business-day settlement', () => {
+  it('values state the rule and list this year\'s holidays, each with a capture whose D+30 falls on it', () => {
+    const rows = sandboxValueRows();
+    expect(rows.find((r) => r.area === 'settlement')?.detail).toMatch(/America\/Sao_Paulo.*Saturday, a Sunday or a national holiday/);
+    const year = localDate(new Date()).slice(0, 4);
+    const hs = rows.filter((r) => r.area === `holiday ${year}`);
+    expect(hs.map((r) => r.value.slice(0, 10))).toEqual(holidays(Number(year)).map((h) => h.date));
+    for (const r of hs) expect(r.outcome).toMatch(/^settles \d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('a capture whose D+30 falls on Tiradentes settles on the day the calendar lists', async () => {
+    const tiradentes = calendarRows(2026).find((h) => h.date === '2026-04-21')!;
+    expect(tiradentes).toEqual({ date: '2026-04-21', weekday: 'Tuesday', name: 'Tiradentes', kind: 'fixed', settles_on: '2026-04-22' });
+    const saved = env.clock.now();
+    env.clock.set(new Date('2026-03-22T15:00:00Z')); // captured Sunday 22 March, noon in São Paulo
+    try {
+      const c = await cardCharge(env, 1000, 1);
+      const r = await env.call('GET', `/v1/receivables?charge_id=${c.body.data.id}`);
+      expect(r.body.data[0].settlement_date).toBe('2026-04-22T03:00:00.000Z');
+    } finally {
+      env.clock.set(saved);
+    }
+  });
+
+  it('`sandbox calendar YEAR` prints the holidays of any year; a bad year is a usage error', () => {
+    const home = cliHome();
+    try {
+      const j = home.run(['sandbox', 'calendar', '2027', '-o', 'json']);
+      expect(j.code, j.stderr).toBe(0);
+      expect(j.json()).toEqual(calendarRows(2027));
+      expect(j.json().find((r: { name: string }) => r.name.startsWith('Sexta-feira Santa'))).toMatchObject({ date: '2027-03-26', settles_on: '2027-03-29' });
+      const t = home.run(['sandbox', 'calendar', '2026', '-o', 'table']);
+      expect(t.stdout).toContain('Corpus Christi');
+      expect(t.stdout).toContain('2026-06-04');
+      for (const bad of ['12', '20x6', '1500']) {
+        const b = home.run(['sandbox', 'calendar', bad]);
+        expect(b.code, bad).toBe(2);
+        expect(b.stderr, bad).toMatch(/year must be a year from 1583 to 9999/);
+        expect(b.stdout).toBe('');
+      }
+      expect(existsSync(home.env.MPAY_DATA_DIR!)).toBe(false);
+      expect(home.run(['sandbox', 'calendar', '--help']).stdout).toContain('Examples:');
     } finally {
       home.cleanup();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anticipationFee, cardMdrBps, daysUntil, planSale, PlanError, splitShares } from '../../src/domain/fees.js';
+import { anticipationFee, cardMdrBps, planSale, PlanError, splitShares } from '../../src/domain/fees.js';
 import { buildBrCode, crc16ccitt, parseBrCode } from '../../src/domain/brcode.js';
 import { decideCard, TEST_CARDS } from '../../src/domain/sandbox.js';
 
@@ -92,13 +92,6 @@ describe('anticipation fee (net × 2.5 % / 30 × days, half up)', () => {
     expect(anticipationFee(599, 1)).toBe(0);
     expect(anticipationFee(6000, 1)).toBe(5);
     expect(anticipationFee(10000, 0)).toBe(0);
-  });
-
-  it('counts a part of a day as a day', () => {
-    const now = new Date('2026-01-15T12:00:00Z');
-    expect(daysUntil(new Date('2026-02-14T12:00:00Z'), now)).toBe(30);
-    expect(daysUntil(new Date('2026-02-14T12:00:01Z'), now)).toBe(31);
-    expect(daysUntil(new Date('2026-01-15T12:00:00Z'), now)).toBe(0);
   });
 });
 

@@ -68,7 +68,7 @@ describe('a crash between two writes of a money operation leaves nothing behind'
   it('refund (receivables cancelled, wallets debited, charge refunded, event)', async () => {
     const sub = await addSubmerchant(env);
     const c = await cardCharge(env, 10000, 3, { split_rules: [{ submerchant_id: sub.id, amount: 5000 }, { amount: 5000 }] });
-    env.clock.advance(31 * 86_400_000);
+    env.clock.advance(34 * 86_400_000); // 18 Feb 2026, the first business day on or after D+30
     await env.call('GET', '/v1/merchant'); // settles installment 1 of both parties
     const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`));
     expect(writes).toBe(4 + 2 * 2 + 2);

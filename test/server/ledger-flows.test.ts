@@ -20,13 +20,15 @@ async function receivables(qs = '') {
 }
 
 describe('capture → receivables → settlement', () => {
-  it('R$ 100,00 in 3×: three receivables at +30/+60/+90 days, settled as the clock advances', async () => {
+  it('R$ 100,00 in 3×: three receivables at +30/+60/+90 days (moved to business days), settled as the clock advances', async () => {
     const c = (await cardCharge(env, 10000, 3)).body.data;
     const rs = (await receivables()).sort((a, b) => a.installment - b.installment);
     expect(rs.map((r) => [r.installment, r.gross_amount, r.fee_amount, r.net_amount, r.settlement_date, r.status])).toEqual([
-      [1, 3334, 117, 3217, day(30), 'pending'],
-      [2, 3333, 116, 3217, day(60), 'pending'],
-      [3, 3333, 116, 3217, day(90), 'pending'],
+      // issue 14 item 7: São Paulo days, moved to business days. D+30 = Sat 14 Feb 2026, then
+      // Sunday and Carnival (16–17 Feb): Wed 18 Feb at 00:00 in São Paulo (03:00 UTC)
+      [1, 3334, 117, 3217, '2026-02-18T03:00:00.000Z', 'pending'],
+      [2, 3333, 116, 3217, '2026-03-16T03:00:00.000Z', 'pending'],
+      [3, 3333, 116, 3217, '2026-04-15T03:00:00.000Z', 'pending'],
     ]);
     for (const r of rs) expect(r).toMatchObject({ charge_id: c.id, merchant_id: env.merchant.merchant_id, wallet_id: env.merchant.wallet_id, payment_method: 'credit_card', installments: 3 });
 
@@ -35,14 +37,16 @@ describe('capture → receivables → settlement', () => {
     expect(a.body.data).toMatchObject({ clock: day(29), advanced_days: 29, offset_days: 29 });
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
 
-    await env.call('POST', '/v1/sandbox/clock/advance', { days: 1 });
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 1 }); // D+30 is a Saturday: not yet
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 4 });
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(3217);
     const paid = await receivables('status=paid');
     expect(paid).toHaveLength(1);
-    expect(paid[0]).toMatchObject({ installment: 1, paid_at: day(30) });
+    expect(paid[0]).toMatchObject({ installment: 1, paid_at: '2026-02-18T03:00:00.000Z' });
     const entries = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries`);
     expect(entries.body.data).toEqual([
-      expect.objectContaining({ direction: 'credit', amount: 3217, balance_after: 3217, reference_type: 'receivable', reference_id: paid[0]!.id, created_at: day(30) }),
+      expect.objectContaining({ direction: 'credit', amount: 3217, balance_after: 3217, reference_type: 'receivable', reference_id: paid[0]!.id, created_at: '2026-02-18T03:00:00.000Z' }),
     ]);
     const ev = await env.rt.deps.db.all<{ type: string; resource_id: string }>("SELECT type, resource_id FROM events WHERE type = 'receivable.paid'");
     expect(ev).toEqual([{ type: 'receivable.paid', resource_id: paid[0]!.id }]);
@@ -51,13 +55,15 @@ describe('capture → receivables → settlement', () => {
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(9651);
     expect(await receivables('status=pending')).toHaveLength(0);
     const merchant = await env.call('GET', '/v1/merchant');
-    expect(merchant.body.data.clock).toBe(day(130));
+    expect(merchant.body.data.clock).toBe(day(134));
     await checkLedger(env);
   });
 
   it('settles on an ordinary request once real time passes the settlement date', async () => {
     await cardCharge(env, 5000, 1);
-    env.clock.advance(30 * DAY);
+    env.clock.advance(30 * DAY); // Saturday 14 Feb: settles on the next business day (18 Feb, after Carnival)
+    expect((await env.call('GET', '/v1/wallets')).body.data[0].balance).toBe(0);
+    env.clock.advance(4 * DAY);
     const w = await env.call('GET', '/v1/wallets');
     expect(w.body.data[0]).toMatchObject({ id: env.merchant.wallet_id, balance: 4850 });
   });
@@ -261,20 +267,21 @@ describe('sandbox clock', () => {
 describe('refunds (extension)', () => {
   it('cancels pending receivables and debits what each party received: net if paid, net − anticipation fee if anticipated', async () => {
     const c = (await cardCharge(env, 10000, 3)).body.data;
-    await env.call('POST', '/v1/sandbox/clock/advance', { days: 30 }); // installment 1 paid: +3217
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 34 }); // 18 Feb: installment 1 paid: +3217
     const inst2 = (await receivables('status=pending')).find((r) => r.installment === 2)!;
-    const a = (await env.call('POST', '/v1/anticipations', { receivable_ids: [inst2.id] })).body.data; // 30 days: fee 80.425 → 80
-    expect(a.total_fee_amount).toBe(80);
-    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(3217 + 3217 - 80);
+    // 18 Feb → 16 Mar: 26 days: fee 3217 × 2.5 % / 30 × 26 = 69.70 → 70
+    const a = (await env.call('POST', '/v1/anticipations', { receivable_ids: [inst2.id] })).body.data;
+    expect(a.total_fee_amount).toBe(70);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(3217 + 3217 - 70);
 
     const r = await env.call('POST', `/v1/charges/${c.id}/refund`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.data).toMatchObject({ status: 'refunded', refunded_at: day(30) });
+    expect(r.body.data).toMatchObject({ status: 'refunded', refunded_at: day(34) });
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
     const byInst = Object.fromEntries((await receivables(`charge_id=${c.id}`)).map((x) => [x.installment, x.status]));
     expect(byInst).toEqual({ 1: 'paid', 2: 'anticipated', 3: 'cancelled' });
     const debits = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?direction=debit`);
-    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 3217 + 3217 - 80, reference_type: 'refund', reference_id: c.id, balance_after: 0 })]);
+    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 3217 + 3217 - 70, reference_type: 'refund', reference_id: c.id, balance_after: 0 })]);
     const ev = await env.rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events WHERE type = 'charge.refunded' AND charge_id = ?", [c.id]);
     expect(ev!.n).toBe(1);
 

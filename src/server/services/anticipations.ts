@@ -7,7 +7,8 @@
  * anticipation is recorded as refused (anticipation.refused) with the reason.
  */
 import type { Anticipation } from '../../contract/resources/receivables.js';
-import { anticipationFee, daysUntil } from '../../domain/fees.js';
+import { calendarDaysUntil } from '../../domain/calendar.js';
+import { anticipationFee } from '../../domain/fees.js';
 import type { StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
@@ -130,7 +131,7 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
     let gross = 0;
     let fee = 0;
     const fees = picked.map((r) => {
-      const f = anticipationFee(Number(r.net_amount), daysUntil(new Date(r.settlement_date), now));
+      const f = anticipationFee(Number(r.net_amount), calendarDaysUntil(new Date(r.settlement_date), now));
       gross += Number(r.net_amount);
       fee += f;
       return f;

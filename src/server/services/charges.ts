@@ -11,7 +11,8 @@
 import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate } from '../../contract/resources/charges.js';
 import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
-import { DAY_MS, planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
+import { settlementInstant } from '../../domain/calendar.js';
+import { planSale, PlanError, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../domain/fees.js';
 import { buildBrCode } from '../../domain/brcode.js';
 import { ACQUIRER_UNAVAILABLE, decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_DEFAULT_CITY, PIX_LOCATION_HOST, type CardDecision } from '../../domain/sandbox.js';
 import type { CardBrand } from '../../domain/brands.js';
@@ -535,7 +536,7 @@ async function capture(
     const party = parties[pp.key]!;
     for (const inst of pp.installments) {
       const rid = deps.ids();
-      const settlement = iso(new Date(now.getTime() + inst.settlementDays * DAY_MS));
+      const settlement = row.payment_method === 'pix' ? ts : iso(settlementInstant(now, inst.settlementDays));
       await q.run(
         `INSERT INTO receivables (id, charge_id, merchant_id, submerchant_id, wallet_id, gross_amount, net_amount, fee_amount, status,
            payment_method, installment, installments, settlement_date, created_at, updated_at)

@@ -8,6 +8,8 @@ import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXP
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { detectBrand } from '../../../domain/brands.js';
 import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
+import { usage } from '../../errors.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';
 import { reviewRequest } from '../../../contract/resources/submerchants.js';
 import type { IO } from '../../io.js';
@@ -39,7 +41,7 @@ const seconds = (ms: number) => `${ms / 1000} s`;
 export function sandboxValueRows(): SandboxValue[] {
   const rows: SandboxValue[] = [];
   for (const n of APPROVED_TEST_CARDS) {
-    rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; receivables settle ${SETTLEMENT_DAYS_PER_INSTALLMENT} days per installment after capture` });
+    rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; installment n settles ${SETTLEMENT_DAYS_PER_INSTALLMENT} × n days after capture, on a business day (see settlement)` });
   }
   for (const c of TEST_CARDS) {
     rows.push({ area: 'card', value: c.number, ...cardOutcome(c.number), detail: `${detectBrand(c.number) ?? 'card'}: ${decideFailureReason(c.number)}; a failed charge is a record (201), not an error` });
@@ -105,12 +107,14 @@ export function sandboxValueRows(): SandboxValue[] {
     });
   }
 
+  rows.push(...settlementRows(localDate(new Date()).slice(0, 4)));
+
   rows.push({
     area: 'anticipation',
     value: 'POST /v1/anticipations',
     outcome: 'approved',
     code: null,
-    detail: `the sandbox approves at once when pending card receivables are eligible (fee ${ANTICIPATION_MONTHLY_BPS / 100} % a month, pro rata); otherwise refused with a reason`,
+    detail: `the sandbox approves at once when pending card receivables are eligible (fee ${ANTICIPATION_MONTHLY_BPS / 100} % a month, pro rata per calendar day until the business-day settlement date); otherwise refused with a reason`,
   });
   rows.push({
     area: 'webhooks',
@@ -120,6 +124,60 @@ export function sandboxValueRows(): SandboxValue[] {
     detail: 'sandbox mode accepts loopback and LAN receivers (production refuses them); link-local and metadata addresses are refused everywhere',
   });
   return rows;
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const weekdayOf = (ymd: string) => WEEKDAYS[new Date(`${ymd}T12:00:00Z`).getUTCDay()]!;
+
+/**
+ * The settlement rule and the holidays of a year it moves receivables past, each with a capture
+ * day whose D+30 falls on it (computed by the same calendar the server settles with).
+ */
+function settlementRows(year: string): SandboxValue[] {
+  const rows: SandboxValue[] = [
+    {
+      area: 'settlement',
+      value: `card installment n: capture day + ${SETTLEMENT_DAYS_PER_INSTALLMENT} × n days`,
+      outcome: 'next business day',
+      code: null,
+      detail: `days are ${TIME_ZONE} calendar days; a date that is a Saturday, a Sunday or a national holiday moves forward to the next business day; the receivable settles at 00:00 that day (São Paulo time). \`mpay sandbox calendar YEAR\` lists any year`,
+    },
+  ];
+  for (const h of holidays(Number(year))) {
+    const capture = addDays(h.date, -SETTLEMENT_DAYS_PER_INSTALLMENT);
+    rows.push({
+      area: `holiday ${year}`,
+      value: `${h.date} (${weekdayOf(h.date)})`,
+      outcome: `settles ${nextBusinessDay(h.date)}`,
+      code: null,
+      detail: `${h.name}; e.g. a card capture on ${capture}: its 1st installment (D+${SETTLEMENT_DAYS_PER_INSTALLMENT} = ${h.date}) settles on ${nextBusinessDay(h.date)}`,
+    });
+  }
+  return rows;
+}
+
+export interface CalendarRow {
+  date: string;
+  weekday: string;
+  name: string;
+  /** fixed: same day every year; easter: moves with Easter */
+  kind: 'fixed' | 'easter';
+  /** the business day a receivable due on this date settles on */
+  settles_on: string;
+}
+
+/** The holidays of a year as `mpay sandbox calendar` prints them. */
+export function calendarRows(year: number): CalendarRow[] {
+  return holidays(year).map((h) => ({ date: h.date, weekday: weekdayOf(h.date), name: h.name, kind: h.kind, settles_on: nextBusinessDay(h.date) }));
+}
+
+/** `mpay sandbox calendar [YEAR]`: offline, like `sandbox values`. */
+export async function runCalendar(year: string | undefined, env: RunEnv): Promise<number> {
+  const y = year ?? localDate(new Date()).slice(0, 4);
+  if (!/^\d{4}$/.test(y) || Number(y) < 1583) throw usage(`year must be a year from 1583 to 9999 (got "${y}"), e.g. mpay sandbox calendar 2027`);
+  const g = env.globals;
+  await printData(env.io, calendarRows(Number(y)), { format: resolveFormat(g, env.io), paint: await painter(g, env.io), columns: ['date', 'weekday', 'name', 'kind', 'settles_on'] });
+  return 0;
 }
 
 function decideFailureReason(number: string, expired = false): string {

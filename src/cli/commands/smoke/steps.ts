@@ -14,6 +14,11 @@ import type { Target } from '../../target.js';
 import { fileForm } from '../../multipart.js';
 import { tinyPng } from '../sandboxData.js';
 import type { Created, SmokeOptions, StepResult } from './types.js';
+import { settledAfterDays } from '../../../domain/calendar.js';
+import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+
+/** How far the clock step moves: past a 1× card receivable's business-day settlement, whatever today is. */
+const CLOCK_DAYS = settledAfterDays(SETTLEMENT_DAYS_PER_INSTALLMENT);
 
 /** A step that does not apply to this target: reported as skipped, with the reason. */
 export class Skip extends Error {}
@@ -332,13 +337,13 @@ export const steps: Record<StepName, StepFn> = {
   'clock advance': async (ctx, o) => {
     needSandbox(ctx, 'moving the clock');
     if (ctx.target.kind === 'remote' && !o.allowClock) {
-      throw new Skip("moving a remote target's clock 31 days moves it for everyone using that merchant; pass --allow-clock to include it");
+      throw new Skip(`moving a remote target's clock ${CLOCK_DAYS} days moves it for everyone using that merchant; pass --allow-clock to include it`);
     }
-    const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: 31 } })).data as { clock: string; offset_days: number });
+    const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: CLOCK_DAYS } })).data as { clock: string; offset_days: number });
     const recs = (await ctx.client.call('receivables.list', { query: { charge_id: ctx.cardCharge!, per_page: 100 } as never })).data as { status: string }[];
     const unpaid = recs.filter((x) => x.status !== 'paid');
-    if (!recs.length || unpaid.length) throw new CliError(`the card charge's receivables did not settle after 31 days: ${recs.map((x) => x.status).join(', ') || 'none found'}`, EXIT.refused);
-    return `+31 days (clock ${r.clock}); ${recs.length} card receivable(s) paid`;
+    if (!recs.length || unpaid.length) throw new CliError(`the card charge's receivables did not settle after ${CLOCK_DAYS} days: ${recs.map((x) => x.status).join(', ') || 'none found'}`, EXIT.refused);
+    return `+${CLOCK_DAYS} days (clock ${r.clock}); ${recs.length} card receivable(s) paid`;
   },
 
   withdrawal: async (ctx) => {

@@ -5,7 +5,7 @@ export interface SmokeOptions {
   timeout?: string;
   webhookUrl?: string;
   webhookPort?: string;
-  /** move a remote target's clock (31 days) too; the embedded sandbox's always moves */
+  /** move a remote target's clock (35 days: D+30 moved to a business day) too; the embedded sandbox's always moves */
   allowClock?: boolean;
 }
 

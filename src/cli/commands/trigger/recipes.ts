@@ -8,6 +8,8 @@ import type { EventName } from '../../../contract/events.js';
 import type { MpayClient } from '../../../sdk/client.js';
 import { TEST_CARDS } from '../../../domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
+import { settledAfterDays } from '../../../domain/calendar.js';
+import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { CliError, EXIT } from '../../errors.js';
 import { fileForm } from '../../multipart.js';
 import { randomCpf, tinyPng } from '../sandboxData.js';
@@ -271,10 +273,10 @@ export const RECIPES: Record<EventName, Recipe> = {
     },
   },
   'receivable.paid': {
-    creates: 'a captured card charge, then the merchant clock +31 days so its receivable settles',
+    creates: 'a captured card charge, then the merchant clock +35 days so its receivable settles (D+30 moved to a business day)',
     run: async (m) => {
       await m.capturedCard();
-      await m.advanceClock(31);
+      await m.advanceClock(settledAfterDays(SETTLEMENT_DAYS_PER_INSTALLMENT));
     },
   },
   'withdrawal.pending': { creates: 'a sandbox credit to the merchant wallet, a PIX recipient and a withdrawal (pending)', run: async (m) => void (await m.withdrawal(1_000, false)) },
