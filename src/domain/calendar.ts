@@ -18,8 +18,9 @@
 
 export const TIME_ZONE = 'America/Sao_Paulo';
 
-const ymdFormat = new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
-const offsetFormat = new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'longOffset' });
+// built on first use: a time-zone formatter costs a few ms, and the CLI imports this module
+let ymdFormat: Intl.DateTimeFormat | undefined;
+let offsetFormat: Intl.DateTimeFormat | undefined;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -34,12 +35,14 @@ const fromUtcDay = (d: Date) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMon
 
 /** The calendar day (YYYY-MM-DD) an instant falls on in São Paulo. */
 export function localDate(instant: Date): string {
+  ymdFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
   const p = Object.fromEntries(ymdFormat.formatToParts(instant).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}`;
 }
 
 /** São Paulo's offset from UTC at an instant, in ms (e.g. −3 h), as the IANA database says. */
 function offsetAt(instant: number): number {
+  offsetFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'longOffset' });
   const name = offsetFormat.formatToParts(new Date(instant)).find((x) => x.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   if (!m) return 0; // "GMT": no offset
