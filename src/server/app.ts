@@ -345,7 +345,8 @@ export function createApp(deps: AppDeps): App {
       const authorization = req.header('authorization');
       limits?.beforeAuth(clientIp, Date.now());
       try {
-        principal = await authenticate(deps, e.auth, authorization, clientIp, authCache);
+        const auth = authenticate(deps, e.auth, authorization, clientIp, authCache);
+        principal = auth instanceof Promise ? await auth : auth;
       } catch (err) {
         if (limits && err instanceof ApiError && err.status === 401) throw limits.authFailed(err, clientIp, parseBasic(authorization)?.user || undefined, Date.now());
         throw err;
@@ -368,7 +369,10 @@ export function createApp(deps: AppDeps): App {
       },
       now: () => new Date(deps.clock.now().getTime() + principal.clockOffsetMs),
     };
-    if (principal.merchantId) await runDue(ctx);
+    if (principal.merchantId) {
+      const at = ctx.now().getTime();
+      if (!dueSkippable(principal.merchantId, at)) await runDue(ctx, at);
+    }
 
     for (const k in params) {
       if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(params[k]!)) throw new ApiError('not_found', `${resourceName(e)} not found`);
@@ -471,17 +475,23 @@ export function createApp(deps: AppDeps): App {
    * also sweeps every second); 'same-instant' only at the very same instant and only while this
    * app served no write, since a write may make something due at that instant; 'never' never.
    */
-  async function runDue(ctx: RequestContext): Promise<void> {
-    const at = ctx.now().getTime();
-    const idle = dueIdle.get(ctx.merchantId);
+  function dueSkippable(merchantId: string, at: number): boolean {
+    const policy = deps.dueSkip ?? 'window';
+    if (policy === 'never') return false;
+    const idle = dueIdle.get(merchantId);
+    const windowed = policy === 'window';
+    const window = windowed ? DUE_SKIP_MS : 1;
+    return idle !== undefined && (windowed || idle.writes === writes) && at >= idle.at && at - idle.at < window;
+  }
+
+  /** Runs the due work of the caller's merchant at merchant time `at` (unless `dueSkippable` says it may be skipped). */
+  async function runDue(ctx: RequestContext, at: number): Promise<void> {
     const policy = deps.dueSkip ?? 'window';
     if (policy === 'never') {
       await runDueJobs(ctx);
       return;
     }
     const windowed = policy === 'window';
-    const window = windowed ? DUE_SKIP_MS : 1;
-    if (idle && (windowed || idle.writes === writes) && at >= idle.at && at - idle.at < window) return;
     const before = writes;
     // a failed job (logged by runDueJobs) is not idle: the next request tries again
     const { moved, failed } = await runDueJobs(ctx);

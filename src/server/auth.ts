@@ -7,8 +7,22 @@ import { clockOffset, type AppDeps, type Principal } from './context.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="mpay", charset="UTF-8"' };
 
+/** Authorization headers parsed lately (clients send the same one with every request). */
+const parsed = new Map<string, { user: string; pass: string } | null>();
+
 export function parseBasic(header: string | undefined): { user: string; pass: string } | null {
   if (!header) return null;
+  const known = parsed.get(header);
+  if (known !== undefined) return known;
+  const creds = parseBasicHeader(header);
+  if (header.length <= 256) {
+    if (parsed.size >= 1024) parsed.clear();
+    parsed.set(header, creds);
+  }
+  return creds;
+}
+
+function parseBasicHeader(header: string): { user: string; pass: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!m) return null;
   const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
@@ -119,14 +133,17 @@ function refuseOtherMode(mode: AppDeps['mode'], publicKey: string, secret: strin
  * HTTP Basic with public_key:secret_key. The secret is compared in constant time against its
  * keyed hash. 401 for missing or wrong credentials, 403 for an inactive key, an IP outside
  * allowed_ips, or a public key alone where the secret is required.
+ *
+ * A key the cache holds (the store unchanged since it was read) is checked at once, with no
+ * promise in between (the request path awaits only when the key must be read).
  */
-export async function authenticate(
+export function authenticate(
   deps: AppDeps,
   kind: AuthKind,
   header: string | undefined,
   clientIp: string,
   cache?: AuthCache,
-): Promise<Principal> {
+): Principal | Promise<Principal> {
   const creds = parseBasic(header);
   if (!creds?.user) {
     throw new ApiError(
@@ -141,15 +158,18 @@ export async function authenticate(
   refuseOtherMode(deps.mode, creds.user, creds.pass);
   // the change token is read when no transaction is open, and the read below then runs at once
   const token = cache ? deps.db.changeToken?.() : undefined;
-  let entry = token === undefined ? undefined : cache!.lookup(token, creds.user);
-  if (!entry) {
-    const row = await deps.db.get<KeyRow>(
+  const cached = token === undefined ? undefined : cache!.lookup(token, creds.user);
+  if (cached) return check(deps, kind, creds, cached, clientIp);
+  return deps.db
+    .get<KeyRow>(
       `SELECT k.id, k.merchant_id, k.secret_hash, k.is_active, k.allowed_ips, m.clock_offset_ms
          FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.public_key = ?`,
       [creds.user],
-    );
-    if (row) entry = token === undefined ? keyEntry(row) : cache!.remember(token, creds.user, row);
-  }
+    )
+    .then((row) => check(deps, kind, creds, row && (token === undefined ? keyEntry(row) : cache!.remember(token, creds.user, row)), clientIp));
+}
+
+function check(deps: AppDeps, kind: AuthKind, creds: { user: string; pass: string }, entry: CachedKey | undefined, clientIp: string): Principal {
   // Always spend one hash comparison so unknown keys and wrong secrets take the same time
   // (a secret equal to the one already verified for this key is compared in constant time).
   const secretOk = sameSecret(entry?.verified ?? null, creds.pass) || deps.keyring.verifySecret(creds.pass, entry?.row.secret_hash ?? '0'.repeat(64));

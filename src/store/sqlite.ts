@@ -227,8 +227,18 @@ export class SqliteDb implements Db {
   changeToken(): string | undefined {
     if (this.draining || this.closed) return undefined;
     const header = this.walIndexHeader();
-    return header === undefined ? `v${this.dataVersion.get() as number}:${this.groups.commits}` : `w${header}:${this.groups.commits}`;
+    if (header === undefined) return `v${this.dataVersion.get() as number}:${this.groups.commits}`;
+    // the same header and commit count as last time: the same string (no new one per request)
+    if (header !== this.lastHeader || this.groups.commits !== this.lastCommits) {
+      this.lastHeader = header;
+      this.lastCommits = this.groups.commits;
+      this.lastToken = `w${header}:${this.groups.commits}`;
+    }
+    return this.lastToken;
   }
+  private lastHeader = '';
+  private lastCommits = -1;
+  private lastToken = '';
 
   /**
    * The WAL-index header: two copies of 48 bytes (iVersion, iChange — counted up at every
@@ -248,8 +258,14 @@ export class SqliteDb implements Db {
     if (this.shm === null) return undefined;
     const h = this.shmHeader;
     if (readSync(this.shm, h, 0, 96, 0) !== 96 || h[12] !== 1 || h.compare(h, 48, 96, 0, 48) !== 0) return undefined;
-    return h.toString('latin1', 0, 48);
+    // unchanged since the last read: the string made then
+    if (this.shmText !== '' && h.compare(this.shmLast, 0, 48, 0, 48) === 0) return this.shmText;
+    h.copy(this.shmLast, 0, 0, 48);
+    this.shmText = h.toString('latin1', 0, 48);
+    return this.shmText;
   }
+  private readonly shmLast = Buffer.alloc(48);
+  private shmText = '';
 
   private async drain(): Promise<void> {
     this.draining = true;
