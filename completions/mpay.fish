@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -216,7 +216,7 @@ complete -c mpay -n '__mpay_at '\''links list'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''links list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''links list'\''' -l status -x -a 'active inactive expired exhausted'
 complete -c mpay -n '__mpay_at '\''links list'\''' -l submerchant-id
-complete -c mpay -n '__mpay_at '\''charges'\''' -a 'create get list refund'
+complete -c mpay -n '__mpay_at '\''charges'\''' -a 'create get list refund refunds'
 complete -c mpay -n '__mpay_at '\''charges'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges'\''' -l profile
@@ -258,9 +258,18 @@ complete -c mpay -n '__mpay_at '\''charges list'\''' -l submerchant-id
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l profile
+complete -c mpay -n '__mpay_at '\''charges refund'\''' -l amount
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l color
+complete -c mpay -n '__mpay_at '\''charges refund'\''' -l input
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l profile
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l all
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l color
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l limit
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output

@@ -41,13 +41,17 @@ type Rec = Record<string, any>;
 
 /** The irreversible operations of the contract, and how each is described before it runs. */
 export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<string, string>, body: Rec | undefined) => Promise<Confirmation>> = {
-  'charges.refund': async (client, { id }) => {
+  'charges.refund': async (client, { id }, body) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
+    const already = Number(c.refunded_amount ?? 0);
+    // --amount N refunds N cents; without it, all that is left
+    const amount = typeof body?.amount === 'number' ? body.amount : Number(c.amount) - already;
     return {
-      question: `Refund ${formatBRL(c.amount)} to ${c.customer?.name ?? 'the customer'}?`,
+      question: `Refund ${formatBRL(amount)} to ${c.customer?.name ?? 'the customer'}?`,
       facts: [
         `charge ${c.id} (${c.status}), ${formatBRL(c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`,
+        ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(Number(c.amount) - already)}`] : []),
         `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`,
         `created ${c.created_at}`,
       ],

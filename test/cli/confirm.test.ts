@@ -38,6 +38,22 @@ describe('off a terminal: --yes or exit 2, nothing changed', () => {
     expect(chargeStatus(id)).toBe('refunded');
   });
 
+  it('charges refund --amount refunds part; charges refunds lists them (issue 14 item 8)', () => {
+    const id = cardCharge(3000);
+    expect(home.run(['charges', 'refund', id, '--amount', '1000']).code).toBe(2);
+    const y = home.run(['charges', 'refund', id, '--amount', '1000', '--yes']);
+    expect(y.code, y.stderr).toBe(0);
+    expect(y.json()).toMatchObject({ status: 'captured', refunded_amount: 1000 });
+    const bad = home.run(['charges', 'refund', id, '--amount', '2001', '--yes']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('amount');
+    const rest = home.run(['charges', 'refund', id, '--yes']);
+    expect(rest.json()).toMatchObject({ status: 'refunded', refunded_amount: 3000 });
+    const list = home.run(['charges', 'refunds', id]);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.json().map((r: { amount: number }) => r.amount).sort()).toEqual([1000, 2000]);
+  });
+
   it('withdrawals create', () => {
     cardCharge(5000);
     home.run(['sandbox', 'advance', '--days', '35']); // D+30 moved to a business day: at most D+34
@@ -93,6 +109,23 @@ describe.runIf(hasTmux)('on a terminal: the confirmation shows what it acts on',
       t.kill();
     }
     expect(chargeStatus(id)).toBe('refunded');
+  }, 40_000);
+
+  it('a partial refund shows the amount of --amount, and what is left after earlier refunds', async () => {
+    const id = cardCharge(5000);
+    expect(home.run(['charges', 'refund', id, '--amount', '1000', '--yes']).code).toBe(0);
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'refund', id, '--amount', '1234'], { name: 'refund-part' });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/Refund R\$\s?12,34/);
+      expect(s).toMatch(/already refunded R\$\s?10,00; left R\$\s?40,00/);
+      t.type('y');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+    } finally {
+      t.kill();
+    }
+    expect(home.run(['charges', 'get', id]).json().refunded_amount).toBe(2234);
   }, 40_000);
 
   it('webhooks delete shows the URL; keys revoke the key name; no keeps them', async () => {

@@ -71,10 +71,24 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     env.clock.advance(34 * 86_400_000); // 18 Feb 2026, the first business day on or after D+30
     await env.call('GET', '/v1/merchant'); // settles installment 1 of both parties
     const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`));
-    expect(writes).toBe(4 + 2 * 2 + 2);
+    // 4 receivables cancelled, 2 × (entry + balance) debits, the refund record (issue 14 item 8), charge, event
+    expect(writes).toBe(4 + 2 * 2 + 1 + 2);
     expect(res.body.data.status).toBe('refunded');
     expect(await balanceOf(env, sub.wallet_id)).toBe(0);
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    await checkLedger(env);
+  });
+
+  it('partial refund (receivables reduced, a wallet debited, refund record, refunded_amount, event)', async () => {
+    const c = await cardCharge(env, 10000, 2);
+    env.clock.advance(31 * 86_400_000);
+    await env.call('GET', '/v1/merchant'); // settles installment 1: +4826
+    const { res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`, { amount: 7000 }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'captured', refunded_amount: 7000 });
+    // nets 4826 + 4825 = 9651; ⌊9651 × 0.7⌋ = 6755: installment 2 cancelled (4825), 1930 debited
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(4826 - 1930);
+    expect((await env.call('GET', `/v1/charges/${c.body.data.id}/refunds`)).body.pagination.total).toBe(1);
     await checkLedger(env);
   });
 

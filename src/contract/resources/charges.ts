@@ -151,12 +151,30 @@ export const charge = z.object({
   failure_reason: z.string().nullable(),
   captured_at: timestamp().nullable(),
   failed_at: timestamp().nullable(),
-  refunded_at: timestamp().nullable(),
+  refunded_at: timestamp().nullable().describe('when the charge became refunded (all of it)'),
+  refunded_amount: z.int().describe('cents refunded so far (0 to amount); status stays captured until it equals amount'),
   payment_link_id: uuid().nullable().describe('the payment link the buyer paid through (hosted checkout), else null'),
   created_at: timestamp(),
   updated_at: timestamp(),
 });
 export type Charge = z.infer<typeof charge>;
+
+export const refundCreate = z.strictObject({
+  amount: positiveCents()
+    .optional()
+    .describe('cents to refund, 1 to what is left to refund; default: all that is left'),
+});
+export type RefundCreate = z.infer<typeof refundCreate>;
+
+export const refund = z.object({
+  id: uuid(),
+  charge_id: uuid(),
+  amount: z.int().describe('cents refunded by this refund'),
+  created_at: timestamp(),
+});
+export type Refund = z.infer<typeof refund>;
+
+export const refundListQuery = listQuery({});
 
 export const chargeListQuery = listQuery({
   status: qEnum(CHARGE_STATUSES).optional(),
@@ -216,13 +234,31 @@ export const chargeEndpoints = [
     id: 'charges.refund',
     method: 'POST',
     path: '/v1/charges/{id}/refund',
-    summary: 'Refund a captured charge in full (extension): pending receivables cancelled, received amounts debited',
+    summary: 'Refund a captured charge, in full or in part (extension): pending receivables reduced or cancelled from the last installment, then received amounts debited',
     auth: 'secret',
+    body: refundCreate,
     response: charge,
     status: 200,
     message: 'Charge refunded',
     tag: 'Charges',
-    cli: { command: ['charges', 'refund'], example: 'mpay charges refund 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --yes', columns: CHARGE_COLUMNS },
+    cli: {
+      command: ['charges', 'refund'],
+      example: 'mpay charges refund 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --amount 2500 --yes',
+      columns: ['id', 'status', 'amount', 'refunded_amount', 'refunded_at'],
+    },
+  }),
+  endpoint({
+    id: 'charges.refunds',
+    method: 'GET',
+    path: '/v1/charges/{id}/refunds',
+    summary: 'List the refunds of a charge, newest first',
+    auth: 'secret',
+    query: refundListQuery,
+    response: refund,
+    list: true,
+    message: 'Refunds retrieved',
+    tag: 'Charges',
+    cli: { command: ['charges', 'refunds'], example: 'mpay charges refunds 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: ['id', 'amount', 'created_at'] },
   }),
   endpoint({
     id: 'charges.sandboxPay',

@@ -1,7 +1,8 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, } from '../services/charges.js';
+import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, refundRecord } from '../services/charges.js';
+import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.create': async (ctx, { body }) => {
@@ -19,7 +20,26 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     return { items: items.map(chargeRecord), total };
   },
 
-  'charges.refund': async (ctx, { params }) => refundCharge(ctx, params.id!),
+  'charges.refund': async (ctx, { params, body }) => {
+    const c = await refundCharge(ctx, params.id!, body);
+    ctx.message = c.status === 'refunded' ? 'Charge refunded' : `Charge partly refunded: ${c.refunded_amount} of ${c.amount} cents`;
+    return c;
+  },
+
+  'charges.refunds': async (ctx, { params, page }) => {
+    // the charge must be this merchant's (404 otherwise), even when it has no refunds
+    await loadCharge(ctx.db, ctx.merchantId, params.id!);
+    return listPage(ctx.db, {
+      from: 'refunds',
+      filters: [
+        ['merchant_id = ?', ctx.merchantId],
+        ['charge_id = ?', params.id!],
+      ],
+      order: 'created_at DESC, id DESC',
+      page,
+      map: refundRecord,
+    });
+  },
 
   'charges.sandboxPay': async (ctx, { params }) => payPixCharge(ctx, params.id!),
 };

@@ -8,7 +8,7 @@
  * or expires. Card charges left pending by earlier versions (which decided in a second
  * transaction) are decided by the due-work sweep.
  */
-import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate } from '../../contract/resources/charges.js';
+import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate, type Refund, type RefundCreate } from '../../contract/resources/charges.js';
 import type { Receivable } from '../../contract/resources/receivables.js';
 import { assertTransition } from '../../domain/lifecycle.js';
 import { settlementInstant } from '../../domain/calendar.js';
@@ -57,6 +57,8 @@ export interface ChargeRow {
   captured_at: string | null;
   failed_at: string | null;
   refunded_at: string | null;
+  /** cents refunded so far (absent on a row built before its insert: 0) */
+  refunded_amount?: number;
   /** the payment link the buyer paid through (hosted checkout), if any */
   payment_link_id: string | null;
   created_at: string;
@@ -109,6 +111,7 @@ export function chargeRecord(r: ChargeRow): Charge {
     captured_at: r.captured_at,
     failed_at: r.failed_at,
     refunded_at: r.refunded_at,
+    refunded_amount: Number(r.refunded_amount ?? 0),
     payment_link_id: r.payment_link_id ?? null,
     created_at: r.created_at,
     updated_at: r.updated_at,
@@ -604,36 +607,98 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
   return chargeRecord(row);
 }
 
+export interface RefundRow {
+  id: string;
+  charge_id: string;
+  merchant_id: string;
+  amount: number;
+  created_at: string;
+}
+
+export function refundRecord(r: RefundRow): Refund {
+  return { id: r.id, charge_id: r.charge_id, amount: Number(r.amount), created_at: r.created_at };
+}
+
+/** What a receivable put in its wallet: the net of a paid one, the net less the anticipation fee of an anticipated one. */
+const receivedOf = (r: ReceivableRow) =>
+  r.status === 'paid' ? Number(r.net_amount) : r.status === 'anticipated' ? Number(r.net_amount) - Number(r.anticipation_fee_amount ?? 0) : 0;
+
 /**
- * Full refund of a captured charge (an extension), all or nothing in one transaction:
- * pending receivables are cancelled (they will never settle); what each party already
- * received for the charge is debited from its wallet (reference_type refund): the net of a
- * paid receivable, the net minus the anticipation fee of an anticipated one. A wallet that
- * cannot cover its debit refuses the whole refund with insufficient_funds. Event charge.refunded.
+ * A refund of a captured charge (an extension), in full or in part, all or nothing in one
+ * transaction that locks the charge (so concurrent refunds never add up to more than its
+ * amount): `amount` is 1 to what is left to refund, default all of it.
+ *
+ * Each party gives back its net in proportion to what is refunded: after refunds adding up to R
+ * of a charge of amount T, a party whose net at capture is N has given back ⌊N × R / T⌋ (so the
+ * refunds of a charge add up to exactly what a full refund takes). A party's part is taken
+ * first from its pending receivables, from the last installment backwards (a receivable is
+ * reduced, gross and net alike, or cancelled when all of its net is taken), then debited from its
+ * wallet (reference_type refund). The refund that completes the charge cancels every pending
+ * receivable left and debits what each party received for the charge (the net of a paid
+ * receivable, the net less the anticipation fee of an anticipated one) less what earlier refunds
+ * already debited; the charge becomes `refunded`. A wallet that cannot cover its debit refuses
+ * the whole refund with insufficient_funds. Event charge.refunded with the charge and the refund.
  */
-export async function refundCharge(ctx: ServiceContext, id: string): Promise<Charge> {
+export async function refundCharge(ctx: ServiceContext, id: string, body: RefundCreate = {}): Promise<Charge> {
   const now = ctx.now();
   const ts = iso(now);
   const { deps } = ctx;
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     assertTransition('charge', c.status, 'refunded');
-    const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment, id${q.dialect.forUpdate}`, [id]);
-    const owed = new Map<string, number>();
-    for (const r of rs) {
-      if (r.status === 'pending') {
-        await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
+    const total = Number(c.amount);
+    const before = Number(c.refunded_amount ?? 0);
+    const left = total - before;
+    const amount = body.amount ?? left;
+    if (amount > left) {
+      throw invalid('amount', `must be at most ${left} cents, what is left to refund of this charge (${total} − ${before} already refunded)`);
+    }
+    const after = before + amount;
+    const whole = after === total;
+    const parties = json.from<StoredParty[]>(c.parties, []);
+    const plan = planOf(c.payment_method, Number(c.installments), parties);
+    const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment DESC, id${q.dialect.forUpdate}`, [id]);
+    const refundId = deps.ids();
+    const description = `Refund ${refundId} of charge ${id}`;
+    for (const pp of plan.parties) {
+      const walletId = parties[pp.key]!.wallet_id;
+      const mine = rs.filter((r) => r.wallet_id === walletId);
+      let debitDue: number;
+      if (whole) {
+        for (const r of mine) {
+          if (r.status === 'pending') await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
+        }
+        const received = mine.reduce((a, r) => a + receivedOf(r), 0);
+        const debited = await q.get<{ n: number | string | null }>(
+          "SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type = 'refund' AND reference_id = ?",
+          [walletId, id],
+        );
+        debitDue = Math.max(0, received - Number(debited?.n ?? 0));
       } else {
-        const received = Number(r.net_amount) - (r.status === 'anticipated' ? Number(r.anticipation_fee_amount ?? 0) : 0);
-        owed.set(r.wallet_id, (owed.get(r.wallet_id) ?? 0) + received);
+        const net = BigInt(pp.net);
+        let part = Number((net * BigInt(after)) / BigInt(total) - (net * BigInt(before)) / BigInt(total));
+        for (const r of mine) {
+          if (part === 0) break;
+          if (r.status !== 'pending') continue;
+          const rnet = Number(r.net_amount);
+          if (part >= rnet) {
+            await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
+            part -= rnet;
+          } else {
+            await q.run('UPDATE receivables SET gross_amount = gross_amount - ?, net_amount = net_amount - ?, updated_at = ? WHERE id = ?', [part, part, ts, r.id]);
+            part = 0;
+          }
+        }
+        debitDue = part;
       }
+      if (debitDue > 0) await debit(q, deps.ids, { walletId, amount: debitDue, referenceType: 'refund', referenceId: id, description, at: now });
     }
-    for (const [walletId, amount] of owed) {
-      if (amount > 0) await debit(q, deps.ids, { walletId, amount, referenceType: 'refund', referenceId: id, description: `Refund of charge ${id}`, at: now });
-    }
-    await transition(q, 'charge', id, c.status, 'refunded', { refunded_at: ts, updated_at: ts });
+    await q.run('INSERT INTO refunds (id, charge_id, merchant_id, amount, created_at) VALUES (?, ?, ?, ?, ?)', [refundId, id, ctx.merchantId, amount, ts]);
+    if (whole) await transition(q, 'charge', id, c.status, 'refunded', { refunded_amount: after, refunded_at: ts, updated_at: ts });
+    else await q.run('UPDATE charges SET refunded_amount = ?, updated_at = ? WHERE id = ?', [after, ts, id]);
     const out = await loadCharge(q, ctx.merchantId, id);
-    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: chargeRecord(out), chargeId: id, at: now });
+    const refund = refundRecord({ id: refundId, charge_id: id, merchant_id: ctx.merchantId, amount, created_at: ts });
+    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: { ...chargeRecord(out), refund }, chargeId: id, at: now });
     return out;
   });
   return chargeRecord(row);
