@@ -87,3 +87,44 @@ export async function fund(env: TestEnv, walletId: string, amount: number, times
     await db.tx((q) => credit(q, ids, { walletId, amount, referenceType: 'test', referenceId: ids(), description: 'test funding', at: env.clock.now() }));
   }
 }
+
+/**
+ * Issue 14 item 1: every statement of every wallet reconciles — the whole history, and each São
+ * Paulo day that has an entry: opening + credits − debits = closing, the first entry's
+ * balance_after = opening ± its amount, each next one chains, the last equals closing.
+ * Returns how many statements were checked.
+ */
+export async function checkStatements(env: TestEnv, m = env.merchant): Promise<number> {
+  const { localDate } = await import('../../src/domain/calendar.js');
+  const wallets = await env.rt.deps.db.all<{ id: string }>('SELECT id FROM wallets WHERE merchant_id = ?', [m.merchant_id]);
+  let n = 0;
+  for (const w of wallets) {
+    const days = await env.rt.deps.db.all<{ created_at: string }>('SELECT DISTINCT created_at FROM wallet_entries WHERE wallet_id = ?', [w.id]);
+    const periods = new Set(days.map((d) => localDate(new Date(d.created_at))));
+    const all = [...periods].sort();
+    const ranges: Array<[string, string]> = [...all.map((d) => [d, d] as [string, string])];
+    if (all.length) ranges.push([all[0]!, all[all.length - 1]!]);
+    if (all.length > 2) ranges.push([all[1]!, all[all.length - 2]!]);
+    for (const [from, to] of ranges) {
+      const r = await env.call('GET', `/v1/wallets/${w.id}/statement?start_date=${from}&end_date=${to}`, undefined, { authorization: basic(m.public_key, m.secret_key) });
+      if (r.status !== 200) throw new Error(`statement ${w.id} ${from}..${to}: ${r.status} ${JSON.stringify(r.body)}`);
+      const { entries, summary } = r.body.data as { entries: Array<{ direction: string; amount: number; balance_after: number; id: string }>; summary: Record<string, number> };
+      const where = `wallet ${w.id} statement ${from}..${to}`;
+      let bal = summary.opening_balance!;
+      let credits = 0;
+      let debits = 0;
+      for (const e of entries) {
+        bal += e.direction === 'credit' ? e.amount : -e.amount;
+        if (e.direction === 'credit') credits += e.amount;
+        else debits += e.amount;
+        if (e.balance_after !== bal) throw new Error(`${where}: entry ${e.id} balance_after ${e.balance_after}, expected ${bal} (opening ${summary.opening_balance})`);
+        if (bal < 0) throw new Error(`${where}: balance below zero at entry ${e.id}`);
+      }
+      if (summary.closing_balance !== bal) throw new Error(`${where}: closing_balance ${summary.closing_balance}, last balance ${bal}`);
+      if (summary.total_credits !== credits || summary.total_debits !== debits) throw new Error(`${where}: totals ${JSON.stringify(summary)} vs ${credits}/${debits}`);
+      if (summary.opening_balance! + credits - debits !== summary.closing_balance) throw new Error(`${where}: opening + credits − debits ≠ closing`);
+      n++;
+    }
+  }
+  return n;
+}

@@ -62,21 +62,30 @@ export const walletHandlers: Handlers<typeof walletEndpoints> = {
                     FROM wallet_entries WHERE wallet_id = ?`;
     const before = await ctx.db.get<{ credits: number; debits: number }>(`${sums} AND created_at < ?`, [wallet.id, query.start_date]);
     const entries = await ctx.db.all<WalletEntry>(
-      `SELECT ${ENTRY_COLS} FROM wallet_entries WHERE wallet_id = ? AND created_at >= ? AND created_at < ? ORDER BY seq`,
+      `SELECT ${ENTRY_COLS} FROM wallet_entries WHERE wallet_id = ? AND created_at >= ? AND created_at < ? ORDER BY created_at, seq`,
       [wallet.id, query.start_date, query.end_date],
     );
+    // Issue 14 item 1: a statement is in effective-time order (created_at, then write order) and
+    // each balance_after is the running balance on that order, from the opening balance. A due
+    // move booked late (a settlement dated at its settlement date, written after a request's own
+    // entry) thus sits in its period and the chain reconciles whatever order writes came in.
+    // Only credits are ever dated before their write, so no running balance goes below zero.
     const opening = Number(before?.credits ?? 0) - Number(before?.debits ?? 0);
     let credits = 0;
     let debits = 0;
-    for (const e of entries) {
-      if (e.direction === 'credit') credits += Number(e.amount);
-      else debits += Number(e.amount);
-    }
+    let running = opening;
+    const chained = entries.map((e) => {
+      const amount = Number(e.amount);
+      if (e.direction === 'credit') credits += amount;
+      else debits += amount;
+      running += e.direction === 'credit' ? amount : -amount;
+      return { ...entryRecord(e), balance_after: running };
+    });
     return {
       wallet_id: wallet.id,
       start_date: query.start_date,
       end_date: new Date(Date.parse(query.end_date) - 1).toISOString(),
-      entries: entries.map(entryRecord),
+      entries: chained,
       summary: { opening_balance: opening, closing_balance: opening + credits - debits, total_credits: credits, total_debits: debits },
     };
   },
