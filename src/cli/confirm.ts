@@ -60,7 +60,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
   'apiKeys.revoke': async (client, { id }) => {
     let key: Rec | undefined;
     for (let page = 1; !key; page++) {
-      const r = await client.call('apiKeys.list', { query: { page, per_page: 100 } as never });
+      const r = await client.call('apiKeys.list', { query: { page, per_page: 100 } });
       key = (r.data as Rec[]).find((k) => k.id === id);
       if (page >= (r.pagination?.totalPages ?? 1)) break;
     }

@@ -60,7 +60,13 @@ export function endpoint<
 }
 
 export type BodyOf<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.input<B> : never) : never;
-export type QueryOf<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? z.input<Q> : never) : never;
+/**
+ * What a caller passes as the query: each parameter as the wire string (z.input) or as the value
+ * it parses to (z.output: numbers for page/per_page and amounts, booleans for flags); the SDK
+ * serialises both with String().
+ */
+export type QueryOf<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? CallerQuery<z.input<Q>, z.output<Q>> : never) : never;
+type CallerQuery<In, Out> = { [K in keyof In]: In[K] | (K extends keyof Out ? Out[K] : never) };
 export type DataOf<E> = E extends Endpoint<any, any, infer R>
   ? E extends { list?: true }
     ? z.output<R>[]

@@ -198,7 +198,7 @@ export class MpayClient {
   async *paginate<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): AsyncGenerator<Result<DataOf<Operation<I>>>> {
     let page = Number((opts.query as { page?: number } | undefined)?.page ?? 1);
     for (;;) {
-      const r = await this.call(id, { ...opts, query: { ...(opts.query as object), page } as never });
+      const r = await this.call(id, { ...opts, query: { ...opts.query, page } as QueryOf<Operation<I>> });
       yield r;
       if (!r.pagination || page >= r.pagination.totalPages) return;
       page++;

@@ -21,7 +21,7 @@ export interface Receiver {
 }
 
 /** A real HTTP receiver on 127.0.0.1 that records every request. Answers 200 "ok" by default. */
-export async function receiver(b: Behaviour = (_r, res) => res.end('ok')): Promise<Receiver> {
+export async function receiver(b: Behaviour = (_r, res) => void res.end('ok')): Promise<Receiver> {
   let behaviour = b;
   const requests: Received[] = [];
   const server = createServer((req, res) => {

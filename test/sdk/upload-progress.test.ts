@@ -23,7 +23,7 @@ const transports: Record<string, () => Transport> = {
 
 async function multipart(bytes: Buffer, name: string) {
   const form = new FormData();
-  form.append('file', new Blob([bytes]), name);
+  form.append('file', new Blob([Buffer.from(bytes)]), name);
   const res = new Response(form);
   return { bytes: new Uint8Array(await res.arrayBuffer()), contentType: res.headers.get('content-type')! };
 }

@@ -435,7 +435,7 @@ describe('manual redelivery', () => {
     const [first] = await logs();
     const r = await env.call('POST', `/v1/postbacks/delivery-logs/${first.id}/retry`);
     expect(r.body.data).toMatchObject({ attempt: 2, max_attempts: 10, status: 'pending' });
-    rc.behave((_r, res) => res.end('ok'));
+    rc.behave((_r, res) => void res.end('ok'));
     expect((await run()).delivered).toBe(1);
     expect(rc.requests).toHaveLength(2);
   });

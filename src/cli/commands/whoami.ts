@@ -29,7 +29,7 @@ export async function whoami(env: RunEnv): Promise<Whoami> {
   try {
     const m = (await target.client.call('merchant.get', {})).data as { id: string; name: string; mode: string; clock: string };
     const publicKey = target.publicKey ?? '';
-    const keys = (await target.client.call('apiKeys.list', { query: { per_page: 100 } as never })).data as { id: string; name: string; public_key: string }[];
+    const keys = (await target.client.call('apiKeys.list', { query: { per_page: 100 } })).data;
     const k = keys.find((x) => x.public_key === publicKey);
     const now = Date.now();
     return {

@@ -139,7 +139,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   let partners: LegalRepresentative[] = [];
   const refreshPartners = async (): Promise<LegalRepresentative[]> => {
     if (entity !== 'pj') return [];
-    const r = await client.call('submerchants.partners.list', { params: { id }, query: { per_page: 100 } as never });
+    const r = await client.call('submerchants.partners.list', { params: { id }, query: { per_page: 100 } });
     for (const p of r.data) names.set(p.id, p.name);
     return r.data;
   };

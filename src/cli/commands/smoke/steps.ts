@@ -340,7 +340,7 @@ export const steps: Record<StepName, StepFn> = {
       throw new Skip(`moving a remote target's clock ${CLOCK_DAYS} days moves it for everyone using that merchant; pass --allow-clock to include it`);
     }
     const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: CLOCK_DAYS } })).data as { clock: string; offset_days: number });
-    const recs = (await ctx.client.call('receivables.list', { query: { charge_id: ctx.cardCharge!, per_page: 100 } as never })).data as { status: string }[];
+    const recs = (await ctx.client.call('receivables.list', { query: { charge_id: ctx.cardCharge!, per_page: 100 } })).data;
     const unpaid = recs.filter((x) => x.status !== 'paid');
     if (!recs.length || unpaid.length) throw new CliError(`the card charge's receivables did not settle after ${CLOCK_DAYS} days: ${recs.map((x) => x.status).join(', ') || 'none found'}`, EXIT.refused);
     return `+${CLOCK_DAYS} days (clock ${r.clock}); ${recs.length} card receivable(s) paid`;
@@ -348,7 +348,7 @@ export const steps: Record<StepName, StepFn> = {
 
   withdrawal: async (ctx) => {
     await approveForPayouts(ctx);
-    const wallets = (await ctx.client.call('wallets.list', { query: { owner_type: 'submerchant', owner_id: ctx.sub!.id } as never })).data as { id: string; balance: number }[];
+    const wallets = (await ctx.client.call('wallets.list', { query: { owner_type: 'submerchant', owner_id: ctx.sub!.id } })).data;
     const balance = Number(wallets.find((w) => w.id === ctx.sub!.wallet_id)?.balance ?? 0);
     let amount = Math.min(10_000, balance);
     if (amount % 100 === 99) amount -= 1; // an amount ending in 99 cents is a sandbox failure value
