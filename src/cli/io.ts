@@ -5,6 +5,8 @@ export interface IO {
   stdoutTTY: boolean;
   stdinTTY: boolean;
   stderrTTY: boolean;
+  /** the terminal's width when stdout is one */
+  columns?: number;
   env: NodeJS.ProcessEnv;
   cwd: string;
   readStdin(): Promise<string>;
@@ -17,6 +19,9 @@ export function processIO(): IO {
     stdoutTTY: !!process.stdout.isTTY,
     stdinTTY: !!process.stdin.isTTY,
     stderrTTY: !!process.stderr.isTTY,
+    get columns() {
+      return process.stdout.isTTY ? process.stdout.columns : undefined;
+    },
     env: process.env,
     cwd: process.cwd(),
     readStdin: async () => {
@@ -28,7 +33,7 @@ export function processIO(): IO {
 }
 
 /** An IO over strings, for tests. */
-export function bufferIO(o: { stdin?: string; tty?: boolean; env?: NodeJS.ProcessEnv; cwd?: string } = {}): IO & { stdout: string; stderr: string } {
+export function bufferIO(o: { stdin?: string; tty?: boolean; columns?: number; env?: NodeJS.ProcessEnv; cwd?: string } = {}): IO & { stdout: string; stderr: string } {
   const io = {
     stdout: '',
     stderr: '',
@@ -41,6 +46,7 @@ export function bufferIO(o: { stdin?: string; tty?: boolean; env?: NodeJS.Proces
     stdoutTTY: !!o.tty,
     stdinTTY: !!o.tty,
     stderrTTY: !!o.tty,
+    columns: o.columns,
     env: o.env ?? {},
     cwd: o.cwd ?? process.cwd(),
     readStdin: async () => o.stdin ?? '',

@@ -3,6 +3,7 @@ import { formatBRL } from '../domain/money.js';
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
 import type { Globals } from './target.js';
+import { fitList, NESTED, NESTED_ORDER, TABLES, wrap, wrapCommand } from './table.js';
 
 /** --jq: the JSON output filtered by a jq expression (wins over -o). */
 export interface JqFormat {
@@ -62,6 +63,7 @@ export function cell(key: string, v: unknown, paint: Painter, money: readonly st
   if (money.includes(key) && typeof v === 'number') return formatBRL(v);
   if (money.includes(key) && typeof v === 'string' && /^\d+$/.test(v)) return formatBRL(Number(v));
   if (key === 'status' && typeof v === 'string') return paintStatus(v, paint);
+  if (key === 'outcome' && typeof v === 'string') return v.startsWith('failed') ? paint.red(v) : paint.green(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
@@ -71,16 +73,47 @@ export function cell(key: string, v: unknown, paint: Painter, money: readonly st
 
 export interface PrintOptions {
   columns?: readonly string[];
-  /** fields that are money (integer cents): shown as R$ in tables */
+  /** fields that are money (integer cents): shown as R$ in tables; nested ones by dotted path */
   money?: readonly string[];
   format: Format;
   paint: Painter;
+  /** the command's id (e.g. charges.list): its column preferences and special views */
+  view?: string;
 }
 
 function pick(columns: readonly string[] | undefined, rows: Record<string, unknown>[]): string[] {
   if (columns?.length) return [...columns];
   const first = rows[0] ?? {};
   return Object.keys(first).filter((k) => typeof first[k] !== 'object' || first[k] === null).slice(0, 8);
+}
+
+/** Table width: the terminal's, else $COLUMNS, else 80 (only -o table off a terminal). */
+export function widthFor(io: IO): number {
+  const w = io.columns ?? Number(io.env.COLUMNS);
+  return Number.isFinite(w) && w >= 20 ? Math.floor(w) : 80;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+const isRecordList = (v: unknown): v is Record<string, unknown>[] => Array.isArray(v) && v.length > 0 && v.every(isRecord);
+
+type TableCtor = typeof import('cli-table3');
+
+/** A list as a table that fits `width`: the columns that matter most, ids shortened, prose wrapped. */
+function listTable(Table: TableCtor, rows: Record<string, unknown>[], cols: string[], importance: readonly string[] | undefined, width: number, paint: Painter, money: readonly string[] = []): { text: string; dropped: string[] } {
+  const fitted = fitList(cols, importance, rows.length, (k, i) => [cell(k, rows[i]![k], plain, money), cell(k, rows[i]![k], paint, money)], width);
+  const t = new Table({ head: fitted.head.map((c) => paint.bold(c)), style: { head: [], border: [] } });
+  for (const r of fitted.rows) t.push(r);
+  return { text: t.toString() + '\n', dropped: fitted.dropped };
+}
+
+/** A record's scalar fields, nested objects flattened to dotted keys; lists of records set aside. */
+function flatten(rec: Record<string, unknown>, prefix = '', fields: [string, unknown][] = [], lists: [string, unknown[]][] = []) {
+  for (const [k, v] of Object.entries(rec)) {
+    if (isRecord(v) && Object.keys(v).length) flatten(v, `${prefix}${k}.`, fields, lists);
+    else if (isRecordList(v) || (Array.isArray(v) && v.length === 0 && k in NESTED)) lists.push([prefix + k, v]);
+    else fields.push([prefix + k, v]);
+  }
+  return { fields, lists };
 }
 
 /** Prints a record or a list in the chosen format (data only, to stdout). */
@@ -97,26 +130,107 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     for (const r of Array.isArray(data) ? data : [data]) io.out(JSON.stringify(r) + '\n');
     return;
   }
+  const width = widthFor(io);
+  if (o.view === 'submerchants.requirements' && isRecord(data) && Array.isArray(data.missing)) {
+    io.out(checklist(data as unknown as Requirements, width, o.paint));
+    return;
+  }
   const { default: Table } = await import('cli-table3');
+  const hidden = (dropped: string[]) => {
+    if (dropped.length) io.err(o.paint.dim(wrap(`(hidden to fit ${width} columns: ${dropped.join(', ')}; -o json shows every field)`, width, true)) + '\n');
+  };
   if (Array.isArray(data)) {
     const rows = data as Record<string, unknown>[];
     if (!rows.length) {
       io.err('No results.\n');
       return;
     }
-    const cols = pick(o.columns, rows);
-    const t = new Table({ head: cols.map((c) => o.paint.bold(c)), style: { head: [], border: [] } });
-    for (const r of rows) t.push(cols.map((c) => cell(c, r[c], o.paint, o.money)));
-    io.out(t.toString() + '\n');
+    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, o.money);
+    io.out(t.text);
+    hidden(t.dropped);
     return;
   }
-  if (data && typeof data === 'object') {
+  if (isRecord(data)) {
+    const { fields, lists } = flatten(data);
+    const keyW = Math.max(...fields.map(([k]) => k.length), 1);
+    const valueW = Math.max(16, width - keyW - 7);
     const t = new Table({ style: { head: [], border: [] } });
-    for (const [k, v] of Object.entries(data as Record<string, unknown>)) t.push({ [o.paint.bold(k)]: cell(k, v, o.paint, o.money) });
-    io.out(t.toString() + '\n');
+    for (const [k, v] of fields) {
+      const leaf = k.slice(k.lastIndexOf('.') + 1);
+      const money = o.money?.includes(k) ? [leaf] : [];
+      const text = cell(leaf, v, plain, money);
+      t.push({ [o.paint.bold(k)]: [...text].length <= valueW ? cell(leaf, v, o.paint, money) : wrap(text, valueW, true) });
+    }
+    let out = fields.length ? t.toString() + '\n' : '';
+    const dropped: string[] = [];
+    for (const [k, list] of lists) {
+      const leaf = k.slice(k.lastIndexOf('.') + 1);
+      out += `\n${o.paint.bold(`${k} (${list.length})`)}\n`;
+      if (!list.length) {
+        out += o.paint.dim('none') + '\n';
+        continue;
+      }
+      const rows = list as Record<string, unknown>[];
+      const order = NESTED_ORDER[leaf] ?? NESTED[leaf];
+      const cols = order ? order.filter((c) => rows.some((r) => c in r)) : pick(undefined, rows);
+      const money = (o.money ?? []).filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
+      const lt = listTable(Table, rows, cols, NESTED[leaf], width, o.paint, money);
+      out += lt.text;
+      dropped.push(...lt.dropped.map((d) => `${k}.${d}`));
+    }
+    io.out(out);
+    hidden(dropped);
     return;
   }
   io.out(String(data) + '\n');
+}
+
+interface Requirements {
+  submerchant_id: string;
+  entity_type: string;
+  status: string;
+  complete: boolean;
+  missing: { kind: string; type?: string; legal_representative_id?: string; message: string }[];
+  satisfied: { kind: string; type?: string; legal_representative_id?: string; resource_id: string }[];
+}
+
+/** `submerchants requirements` as a checklist; each missing item comes with the mpay commands that add it. */
+function checklist(r: Requirements, width: number, paint: Painter): string {
+  const id = r.submerchant_id;
+  const met = r.satisfied.length;
+  const all = met + r.missing.length;
+  const lines: string[] = [
+    wrap(`Requirements of submerchant ${id}`, width, true),
+    `${r.entity_type}, ${paintStatus(r.status, paint)}: ${met} of ${all} met`,
+    '',
+  ];
+  const label = (i: { kind: string; type?: string; legal_representative_id?: string }) =>
+    i.kind === 'address' ? 'address' : i.kind === 'legal_representative' ? 'legal representative' : `document ${i.type}${i.legal_representative_id ? ` of partner ${i.legal_representative_id}` : ''}`;
+  const item = (mark: string, text: string) => wrap(`${mark} ${text}`, width, true).replace(/\n/g, '\n  ');
+  for (const s of r.satisfied) lines.push(item(paint.green('✓'), `${label(s)} ${paint.dim(`(${s.resource_id})`)}`));
+  for (const m of r.missing) {
+    const hints: string[] = [];
+    if (m.kind === 'address') {
+      lines.push(item(paint.red('✗'), 'address: none yet'));
+      hints.push(`mpay submerchants addresses add ${id} --street … --number … --neighborhood … --city … --state … --zip-code …`);
+    } else if (m.kind === 'legal_representative') {
+      lines.push(item(paint.red('✗'), 'legal representative: a pj needs at least one'));
+      hints.push(`mpay submerchants partners add ${id} --name … --document … --role legal_representative`);
+    } else {
+      lines.push(item(paint.red('✗'), m.message));
+      hints.push(`mpay submerchants upload ${id} --file PATH`);
+      const partner = m.legal_representative_id ? ` --legal-representative-id ${m.legal_representative_id}` : '';
+      hints.push(`mpay submerchants docs add ${id} --type ${m.type}${partner} --file-url … --file-name … --file-size … --mime-type …`);
+    }
+    for (const h of hints) lines.push(wrapCommand(h, width, '    '));
+  }
+  lines.push('');
+  if (r.complete) lines.push(paint.green('Complete: nothing is missing.'));
+  else {
+    lines.push(wrap('The upload prints the file-url, file-name, file-size and mime-type that docs add needs. Or answer the questions:', width, true));
+    lines.push(wrapCommand(`mpay submerchants onboard --id ${id}`, width, '    '));
+  }
+  return lines.join('\n') + '\n';
 }
 
 /**

@@ -224,13 +224,13 @@ export async function runOperation(inv: Invocation): Promise<number> {
         page++;
       }
       if (progress) io.err('\n');
-      if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, money: spec.money, format, paint });
+      if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
       return EXIT.ok;
     }
     if (spec.raw) return await download(inv, target, req.params);
     const r = await call(req.query);
-    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint });
-    await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint });
+    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+    await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     noteSecretsShownOnce(io, g.quiet, r.data);
     if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
       io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);

@@ -47,7 +47,7 @@ describe('mpay binary, embedded sandbox', () => {
     const lines = l.stdout.trim().split('\n');
     expect(lines).toHaveLength(2);
     for (const line of lines) expect(JSON.parse(line).public_key).toMatch(/^pk_test_/);
-    const t = home.run(['keys', 'list', '-o', 'table']);
+    const t = home.run(['keys', 'list', '-o', 'table'], { env: { COLUMNS: '120' } }); // public_key needs more than 80 columns next to the id
     expect(t.stdout).toContain('public_key');
     expect(t.stdout).toContain('┌');
     expect(t.stdout).not.toContain('\u001b['); // NO_COLOR

@@ -193,19 +193,10 @@ export async function sandboxValues(g: Globals, io: IO): Promise<number> {
     await printData(io, rows, { format, paint });
     return 0;
   }
-  // a terminal: wrap the long columns to its width
-  const { default: Table } = await import('cli-table3');
-  const width = Math.max(80, process.stdout.columns ?? 140);
-  const fixed = [18, 30, 10, 20];
-  const detail = Math.max(30, width - fixed.reduce((a, b) => a + b, 0) - 6);
-  const t = new Table({
-    head: ['area', 'value', 'outcome', 'code', 'detail'].map((h) => paint.bold(h)),
-    colWidths: [...fixed, detail],
-    wordWrap: true,
-    style: { head: [], border: [] },
-  });
-  for (const r of rows) t.push([r.area, r.value, r.outcome === 'failed' ? paint.red(r.outcome) : paint.green(r.outcome), r.code ?? paint.dim('—'), r.detail]);
-  io.out(t.toString() + '\n');
+  // a table that fits the terminal: values and codes never cut (the code joins the outcome;
+  // the detail wraps, or is hidden on a narrow terminal)
+  const cells = rows.map((r) => ({ area: r.area, value: r.value, outcome: r.code ? `${r.outcome} (${r.code})` : r.outcome, detail: r.detail }));
+  await printData(io, cells, { format, paint, view: 'sandbox.values', columns: ['area', 'value', 'outcome', 'detail'] });
   return 0;
 }
 
