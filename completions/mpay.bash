@@ -87,12 +87,13 @@ _mpay_words() {
     "submerchants onboard") words="--base-url --color --data-dir --from-file --help --id --idempotency-key --jq --json --output --profile --quiet --save-answers --verbose --version --yes" ;;
     "files") words="download --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "files download") words="--base-url --color --data-dir --help --idempotency-key --jq --json --out --output --profile --quiet --verbose --version --yes" ;;
-    "webhooks") words="create delete get list listen logs retry update --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks") words="create delete get list listen logs retry rotate-secret update --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks create") words="--base-url --color --data-dir --events --help --idempotency-key --input --jq --json --output --profile --quiet --url --verbose --version --yes" ;;
     "webhooks list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --status --verbose --version --yes" ;;
     "webhooks get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks update") words="--base-url --color --data-dir --events --help --idempotency-key --input --jq --json --output --profile --quiet --status --url --verbose --version --yes" ;;
     "webhooks delete") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "webhooks rotate-secret") words="--base-url --color --data-dir --help --idempotency-key --input --jq --json --output --overlap-seconds --profile --quiet --verbose --version --yes" ;;
     "webhooks logs") words="--all --base-url --charge-id --color --data-dir --event-id --event-name --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --status --verbose --version --webhook-endpoint-id --yes" ;;
     "webhooks retry") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks listen") words="--base-url --color --data-dir --events --forward-to --help --host --idempotency-key --jq --json --output --port --print-secret --profile --public-url --quiet --verbose --version --yes" ;;

@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -513,7 +513,7 @@ complete -c mpay -n '__mpay_at '\''files download'\''' -l color
 complete -c mpay -n '__mpay_at '\''files download'\''' -l out
 complete -c mpay -n '__mpay_at '\''files download'\''' -l output
 complete -c mpay -n '__mpay_at '\''files download'\''' -l profile
-complete -c mpay -n '__mpay_at '\''webhooks'\''' -a 'create delete get list listen logs retry update'
+complete -c mpay -n '__mpay_at '\''webhooks'\''' -a 'create delete get list listen logs retry rotate-secret update'
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
@@ -544,6 +544,11 @@ complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l url
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l profile
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l color
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l input
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l output
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l overlap-seconds
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color

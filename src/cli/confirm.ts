@@ -77,6 +77,14 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
       facts: [`endpoint ${e.id} → ${e.url} (${e.status})`, `events: ${(e.events as string[]).join(', ')}`],
     };
   },
+  'webhookEndpoints.rotateSecret': async (client, { id }, body) => {
+    const e = (await client.call('webhookEndpoints.get', { params: { id: id! } })).data as Rec;
+    const overlap = typeof body?.overlap_seconds === 'number' ? body.overlap_seconds : 86_400;
+    return {
+      question: `Replace the signing secret of ${e.url}? The old one stops being sent after ${overlap} s.`,
+      facts: [`endpoint ${e.id} → ${e.url} (${e.status})`, 'the new secret is shown once: store it before the overlap ends'],
+    };
+  },
   'withdrawals.create': async (_client, _params, body) => {
     const b = body ?? {};
     const to =

@@ -79,6 +79,22 @@ describe('off a terminal: --yes or exit 2, nothing changed', () => {
   });
 });
 
+describe('webhooks rotate-secret (issue 18, Also)', () => {
+  it('needs --yes off a terminal (exit 2, the secret unchanged); with --yes prints the new secret once and the overlap end', () => {
+    const ep = home.run(['webhooks', 'create', '--url', 'https://example.com/rot', '--events', '*']).json();
+    const r = home.run(['webhooks', 'rotate-secret', ep.id]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes/);
+    const y = home.run(['webhooks', 'rotate-secret', ep.id, '--overlap-seconds', '600', '--yes', '-o', 'json']);
+    expect(y.code, y.stderr).toBe(0);
+    const out = y.json();
+    expect(out.secret).toMatch(/^whsec_/);
+    expect(out.secret).not.toBe(ep.secret);
+    expect(Date.parse(out.previous_secret_expires_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect(y.stderr).toMatch(/secret.*shown only now/);
+  });
+});
+
 describe('secrets shown once say so on stderr', () => {
   it('keys create and webhooks create', () => {
     const k = home.run(['keys', 'create', '--name', 'shown once']);

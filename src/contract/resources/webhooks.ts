@@ -83,6 +83,23 @@ export const webhookEndpointUpdate = z
     error: 'give at least one of status, url, events',
   });
 
+/** Longest overlap of a secret rotation (7 days); the default is 24 h. */
+export const MAX_ROTATION_OVERLAP_S = 7 * 86_400;
+export const DEFAULT_ROTATION_OVERLAP_S = 86_400;
+
+export const webhookSecretRotate = z.strictObject({
+  overlap_seconds: z
+    .int({ error: `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_S}` })
+    .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_ROTATION_OVERLAP_S}` })
+    .max(MAX_ROTATION_OVERLAP_S, { error: `must be at most ${MAX_ROTATION_OVERLAP_S} (7 days)` })
+    .optional()
+    .describe('how long deliveries stay signed with the previous secret too (default 86400 = 24 h; 0 ends it now)'),
+});
+
+export const webhookSecretRotation = webhookEndpoint.extend({
+  previous_secret_expires_at: timestamp().describe('until then every delivery carries the signatures of both secrets'),
+});
+
 export const webhookDeliveryLog = z.object({
   id: uuid(),
   webhook_endpoint_id: uuid(),
@@ -191,6 +208,24 @@ export const webhookEndpoints = [
       command: ['webhooks', 'delete'],
       example: 'mpay webhooks delete 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --yes',
       columns: ENDPOINT_COLUMNS,
+    },
+  }),
+  endpoint({
+    id: 'webhookEndpoints.rotateSecret',
+    method: 'POST',
+    path: '/v1/postbacks/endpoints/{id}/rotate-secret',
+    summary:
+      'Replace the signing secret; the new one is returned only here. Until previous_secret_expires_at every delivery is signed with both (webhook-signature carries two v1 entries)',
+    auth: 'secret',
+    body: webhookSecretRotate,
+    response: webhookSecretRotation,
+    status: 200,
+    message: 'Webhook secret rotated',
+    tag: TAG,
+    cli: {
+      command: ['webhooks', 'rotate-secret'],
+      example: 'mpay webhooks rotate-secret 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --overlap-seconds 3600 --yes',
+      columns: ['id', 'url', 'status', 'secret', 'previous_secret_expires_at'],
     },
   }),
   endpoint({

@@ -7,6 +7,7 @@ import {
   listDeliveryLogs,
   listEndpoints,
   redeliver,
+  rotateSecret,
   updateEndpoint,
 } from '../services/webhookEndpoints.js';
 
@@ -16,6 +17,7 @@ export const webhookHandlers: Handlers<typeof webhookEndpoints> = {
   'webhookEndpoints.get': (ctx, { params }) => getEndpoint(ctx, params.id!),
   'webhookEndpoints.update': (ctx, { params, body }) => updateEndpoint(ctx, params.id!, body),
   'webhookEndpoints.delete': (ctx, { params }) => deleteEndpoint(ctx, params.id!),
+  'webhookEndpoints.rotateSecret': (ctx, { params, body }) => rotateSecret(ctx, params.id!, body),
   'webhookDeliveryLogs.list': (ctx, { query, page }) => listDeliveryLogs(ctx, query, page),
   'webhookDeliveryLogs.retry': async (ctx, { params }) => {
     const { record, created } = await redeliver(ctx, params.id!);

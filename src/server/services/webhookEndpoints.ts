@@ -3,7 +3,7 @@
  * and the deliveries a disabled endpoint leaves are cancelled) and the delivery log (list,
  * redeliver). Delivery itself is src/server/webhooks/.
  */
-import type { WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
+import { DEFAULT_ROTATION_OVERLAP_S, type WebhookDeliveryLog, type WebhookEndpoint } from '../../contract/resources/webhooks.js';
 import type { Queryable, } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import { cancelEndpointDeliveries, MAX_ENDPOINTS_PER_MERCHANT } from '../webhooks/delivery.js';
@@ -119,6 +119,34 @@ export function listEndpoints(ctx: ServiceContext, query: QueryFor<'webhookEndpo
 
 export async function getEndpoint(ctx: ServiceContext, id: string): Promise<WebhookEndpoint> {
   return toEndpoint(await liveEndpoint(ctx, id, false));
+}
+
+/**
+ * Replaces the endpoint's signing secret (Standard Webhooks rotation). The replaced secret is
+ * kept, encrypted, until `previous_secret_expires_at` (merchant clock; default 24 h): until then
+ * every delivery's `webhook-signature` carries both signatures, the new one first. A second
+ * rotation within the window keeps only the secret it replaces. The new secret is returned only
+ * here (an Idempotency-Key replay answers without it, src/server/idempotency.ts SHOWN_ONCE).
+ */
+export async function rotateSecret(
+  ctx: ServiceContext,
+  id: string,
+  body: BodyFor<'webhookEndpoints.rotateSecret'>,
+): Promise<Omit<WebhookEndpoint, 'has_secret'> & { secret: string; previous_secret_expires_at: string }> {
+  const secret = generateSecret();
+  const now = ctx.now();
+  const until = new Date(now.getTime() + (body.overlap_seconds ?? DEFAULT_ROTATION_OVERLAP_S) * 1000).toISOString();
+  const row = await ctx.db.tx(async (q) => {
+    await liveEndpoint(ctx, id, true, q);
+    const cur = await q.get<{ secret_enc: string }>('SELECT secret_enc FROM webhook_endpoints WHERE id = ?', [id]);
+    await q.run(
+      'UPDATE webhook_endpoints SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_at = ?, updated_at = ? WHERE id = ?',
+      [ctx.deps.keyring.encrypt(secret), cur!.secret_enc, until, now.toISOString(), id],
+    );
+    return liveEndpoint(ctx, id, false, q);
+  });
+  const { has_secret: _omit, ...rec } = toEndpoint(row);
+  return { ...rec, secret, previous_secret_expires_at: until };
 }
 
 /** Changes url, events or status; disabling cancels the deliveries still scheduled. */

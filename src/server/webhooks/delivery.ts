@@ -180,6 +180,8 @@ export interface Claim {
   endpointId: string;
   url: string;
   secret: string;
+  /** the secret a rotation replaced, while its overlap lasts: deliveries carry both signatures */
+  previousSecret?: string;
   eventId: string;
   eventType: string;
   eventCreatedAt: string;
@@ -258,7 +260,7 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
       );
       for (const r of more) ids.push(r.id);
     }
-    const claimed: { d: DeliveryRow; logId: string; url: string; secretEnc: string; data: string; eventCreatedAt: string; attempt: number; maxAttempts: number }[] = [];
+    const claimed: { d: DeliveryRow; logId: string; url: string; secretEnc: string; previousEnc: string | null; data: string; eventCreatedAt: string; attempt: number; maxAttempts: number }[] = [];
     for (const id of ids) {
       const d = await q.get<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE id = ?${q.dialect.forUpdate}`, [id]);
       if (d?.state !== 'scheduled') continue;
@@ -270,8 +272,8 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
           d.lease_log_id,
         ]);
       }
-      const ep = await q.get<{ url: string; secret_enc: string; status: string; deleted_at: string | null }>(
-        'SELECT url, secret_enc, status, deleted_at FROM webhook_endpoints WHERE id = ?',
+      const ep = await q.get<{ url: string; secret_enc: string; previous_secret_enc: string | null; previous_secret_expires_at: string | null; status: string; deleted_at: string | null }>(
+        'SELECT url, secret_enc, previous_secret_enc, previous_secret_expires_at, status, deleted_at FROM webhook_endpoints WHERE id = ?',
         [d.endpoint_id],
       );
       if (ep?.status !== 'active' || ep.deleted_at) {
@@ -306,7 +308,9 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
         );
       }
       const ev = await q.get<{ data: string; created_at: string }>('SELECT data, created_at FROM events WHERE id = ?', [d.event_id]);
-      claimed.push({ d, logId, url: ep.url, secretEnc: ep.secret_enc, data: ev?.data ?? '{}', eventCreatedAt: ev?.created_at ?? d.origin_at, attempt, maxAttempts: d.max_attempts });
+      // during a rotation's overlap (merchant clock) the replaced secret signs too
+      const previousEnc = ep.previous_secret_enc && ep.previous_secret_expires_at && ep.previous_secret_expires_at > mNow ? ep.previous_secret_enc : null;
+      claimed.push({ d, logId, url: ep.url, secretEnc: ep.secret_enc, previousEnc, data: ev?.data ?? '{}', eventCreatedAt: ev?.created_at ?? d.origin_at, attempt, maxAttempts: d.max_attempts });
     }
     return claimed;
   });
@@ -318,6 +322,7 @@ export async function claimDue(deps: AppDeps, owner: string, limit: number, leas
     endpointId: c.d.endpoint_id,
     url: c.url,
     secret: deps.keyring.decrypt(c.secretEnc),
+    ...(c.previousEnc ? { previousSecret: deps.keyring.decrypt(c.previousEnc) } : {}),
     eventId: c.d.event_id,
     eventType: c.d.event_type,
     eventCreatedAt: c.eventCreatedAt,
@@ -481,7 +486,7 @@ export async function send(claim: Claim, sender: Sender, timeoutMs: number, wall
   const body = `{"id":${JSON.stringify(claim.eventId)},"type":${JSON.stringify(claim.eventType)},"created_at":${JSON.stringify(
     claim.eventCreatedAt,
   )},"data":${claim.data}}`;
-  const headers = webhookHeaders(claim.secret, claim.eventId, Math.floor(wallClock() / 1000), body);
+  const headers = webhookHeaders(claim.previousSecret ? [claim.secret, claim.previousSecret] : [claim.secret], claim.eventId, Math.floor(wallClock() / 1000), body);
   return sender.post(claim.url, headers, body, timeoutMs);
 }
 

@@ -21,11 +21,16 @@ export function sign(secret: string, msgId: string, timestampSec: number, body: 
   return `v1,${mac}`;
 }
 
-/** The three webhook-* headers for one message. */
-export function webhookHeaders(secret: string, msgId: string, timestampSec: number, body: string): Record<string, string> {
+/**
+ * The three webhook-* headers for one message. Several secrets (a rotation's overlap: the new
+ * one first) give one space-separated `v1,…` entry each, as Standard Webhooks specifies; a
+ * verifier accepts the message if any entry matches its secret.
+ */
+export function webhookHeaders(secrets: string | readonly string[], msgId: string, timestampSec: number, body: string): Record<string, string> {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
   return {
     'webhook-id': msgId,
     'webhook-timestamp': String(timestampSec),
-    'webhook-signature': sign(secret, msgId, timestampSec, body),
+    'webhook-signature': list.map((s) => sign(s, msgId, timestampSec, body)).join(' '),
   };
 }

@@ -19,6 +19,7 @@ import { m500_checkout } from './500_checkout.js';
 import { m510_charge_counts } from './510_charge_counts.js';
 import { m530_idempotency_expiry } from './530_idempotency_expiry.js';
 import { m540_checkout_holds } from './540_checkout_holds.js';
+import { m550_webhook_secret_rotation } from './550_webhook_secret_rotation.js';
 import { m560_refunds } from './560_refunds.js';
 
 export interface Migration {
@@ -43,5 +44,6 @@ export const MIGRATIONS: readonly Migration[] = [
   m510_charge_counts,
   m530_idempotency_expiry,
   m540_checkout_holds,
+  m550_webhook_secret_rotation,
   m560_refunds,
 ].sort((a, b) => a.version - b.version);
