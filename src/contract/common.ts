@@ -44,13 +44,28 @@ export function isMoney(schema: z.ZodType): boolean {
   return (def.type === 'number' || def.type === 'string') && /\bcents\b/.test(errorText(def) ?? '');
 }
 
-/** The money fields of a record schema (of every branch of a union of records). */
+/**
+ * The money fields of a record schema (of every branch of a union of records); those of nested
+ * records and of arrays of records by dotted path (`summary.opening_balance`, `entries.amount`).
+ */
 export function moneyFields(schema: z.ZodType): string[] {
   const s = schema as unknown as { shape?: Record<string, z.ZodType>; options?: z.ZodType[] };
   if (s.options) return [...new Set(s.options.flatMap(moneyFields))];
-  return Object.entries(s.shape ?? {})
-    .filter(([, v]) => isMoney(v))
-    .map(([k]) => k);
+  return Object.entries(s.shape ?? {}).flatMap(([k, v]) => {
+    if (isMoney(v)) return [k];
+    const inner = recordOf(v);
+    return inner ? moneyFields(inner).map((m) => `${k}.${m}`) : [];
+  });
+}
+/** The record schema a field holds (itself, or its array's element; nullable or optional or not). */
+function recordOf(schema: z.ZodType): z.ZodType | undefined {
+  let t = schema as unknown as z.core.$ZodType;
+  for (;;) {
+    const def = defOf(t) as Def & { element?: z.core.$ZodType; shape?: unknown };
+    if ((def.type === 'nullable' || def.type === 'optional') && def.innerType) t = def.innerType;
+    else if (def.type === 'array' && def.element) t = def.element;
+    else return def.type === 'object' ? (t as unknown as z.ZodType) : undefined;
+  }
 }
 export const nonEmpty = (max = 255) =>
   z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' }).max(max, { error: `must be at most ${max} characters` });

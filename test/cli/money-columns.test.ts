@@ -47,6 +47,13 @@ describe('money columns come from the contract', () => {
     for (const s of specs) for (const m of s.money) expect(typeof m).toBe('string');
   });
 
+  it('money inside nested records and arrays of records is listed by dotted path (a statement shows R$)', () => {
+    expect(byId.get('wallets.statement')!.money).toEqual(
+      expect.arrayContaining(['summary.opening_balance', 'summary.closing_balance', 'summary.total_credits', 'summary.total_debits', 'entries.amount', 'entries.balance_after']),
+    );
+    expect(byId.get('charges.get')!.money).toEqual(expect.arrayContaining(['items.unit_price', 'split_rules.amount']));
+  });
+
   it('a table cell is R$ for a money field, the number itself otherwise', () => {
     const money = byId.get('wallets.statement')?.money ?? byId.get('charges.get')!.money;
     expect(cell('amount', 150000, plain, ['amount'])).toBe('R$ 1.500,00');

@@ -152,7 +152,7 @@ export const charge = z.object({
   captured_at: timestamp().nullable(),
   failed_at: timestamp().nullable(),
   refunded_at: timestamp().nullable().describe('when the charge became refunded (all of it)'),
-  refunded_amount: z.int().describe('cents refunded so far (0 to amount); status stays captured until it equals amount'),
+  refunded_amount: money().describe('cents refunded so far (0 to amount); status stays captured until it equals amount'),
   payment_link_id: uuid().nullable().describe('the payment link the buyer paid through (hosted checkout), else null'),
   created_at: timestamp(),
   updated_at: timestamp(),
@@ -169,7 +169,7 @@ export type RefundCreate = z.infer<typeof refundCreate>;
 export const refund = z.object({
   id: uuid(),
   charge_id: uuid(),
-  amount: z.int().describe('cents refunded by this refund'),
+  amount: money().describe('cents refunded by this refund'),
   created_at: timestamp(),
 });
 export type Refund = z.infer<typeof refund>;
