@@ -5,6 +5,7 @@
  * meant to be copied (the row's own id, keys, URLs, card numbers) is never cut: its column is
  * dropped or wrapped at its spaces instead.
  */
+import { stripVTControlCharacters } from 'node:util';
 
 /** Columns from most to least important, per command; unlisted commands use their display order. */
 export const TABLES: Record<string, readonly string[]> = {
@@ -41,9 +42,8 @@ const PROSE = new Set([
 /** Values to copy that contain spaces (commands): wrapped at their spaces only, never cut. */
 const COPY_WRAP = new Set(['value', 'outcome']);
 
-const ANSI = /\u001b\[[0-9;]*m/g;
 /** Visible width: code points without colour codes (our cells hold no wide characters). */
-export const widthOf = (s: string): number => Math.max(0, ...s.replace(ANSI, '').split('\n').map((l) => [...l].length));
+export const widthOf = (s: string): number => Math.max(0, ...stripVTControlCharacters(s).split('\n').map((l) => [...l].length));
 
 /** "0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f" → "0190f0c4…8d9e0f" */
 export const shortId = (s: string): string => (s.length > 15 ? `${s.slice(0, 8)}…${s.slice(-6)}` : s);
