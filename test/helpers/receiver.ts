@@ -51,7 +51,8 @@ export async function receiver(b: Behaviour = (_r, res) => void res.end('ok')): 
 }
 
 /** Webhook headers of a recorded request, as the standardwebhooks verifier wants them. */
-export function whHeaders(r: Received): Record<string, string> {
+/** The three Standard Webhooks headers of a received request (named, so each is a string). */
+export function whHeaders(r: Received): { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string } {
   return {
     'webhook-id': String(r.headers['webhook-id']),
     'webhook-timestamp': String(r.headers['webhook-timestamp']),
