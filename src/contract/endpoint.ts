@@ -51,13 +51,23 @@ export interface Endpoint<
 
 export function endpoint<
   const I extends string,
+  const P extends string,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
   L extends boolean = false,
->(e: Omit<Endpoint<B, Q, R>, 'id' | 'list'> & { id: I; list?: L }): Endpoint<B, Q, R> & { id: I; list?: L } {
+>(e: Omit<Endpoint<B, Q, R>, 'id' | 'list' | 'path'> & { id: I; path: P; list?: L }): Endpoint<B, Q, R> & { id: I; path: P; list?: L } {
   return e;
 }
+
+/** The names of the `{name}` placeholders of a path template: '/v1/charges/{id}/refund' -> 'id'. */
+type ParamNames<P extends string> = P extends `${string}{${infer N}}${infer Rest}` ? N | ParamNames<Rest> : never;
+/** The path parameters of an endpoint, typed from its template: '/v1/charges/{id}' -> { id: string }. */
+export type ParamsOf<E> = E extends { path: infer P extends string }
+  ? string extends P
+    ? Record<string, string>
+    : { [K in ParamNames<P>]: string }
+  : never;
 
 export type BodyOf<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.input<B> : never) : never;
 /**

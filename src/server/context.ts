@@ -1,4 +1,4 @@
-import type { Endpoint, ItemOut, BodyOut, QueryOut } from '../contract/endpoint.js';
+import type { Endpoint, ItemOut, BodyOut, ParamsOf, QueryOut } from '../contract/endpoint.js';
 import type { endpoints } from '../contract/index.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { Db } from '../store/db.js';
@@ -138,7 +138,8 @@ export interface Page<T> {
 }
 
 export interface HandlerInput<E> {
-  params: Record<string, string>;
+  /** the path parameters named in the endpoint's template */
+  params: ParamsOf<E>;
   query: QueryOut<E>;
   body: BodyOut<E>;
   page: PageRequest;

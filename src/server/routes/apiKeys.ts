@@ -64,7 +64,7 @@ export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
   'apiKeys.revoke': async (ctx, { params }) => {
     return ctx.db.tx(async (q) => {
       const row = await q.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [
-        params.id!,
+        params.id,
         ctx.merchantId,
       ]);
       if (!row) throw notFound('API key');

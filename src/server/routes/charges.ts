@@ -13,7 +13,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     return c;
   },
 
-  'charges.get': async (ctx, { params }) => chargeRecord(await loadCharge(ctx.db, ctx.merchantId, params.id!)),
+  'charges.get': async (ctx, { params }) => chargeRecord(await loadCharge(ctx.db, ctx.merchantId, params.id)),
 
   'charges.list': async (ctx, { query, page }) => {
     const { items, total } = await listCharges(ctx.db, ctx.merchantId, query, page);
@@ -21,19 +21,19 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   },
 
   'charges.refund': async (ctx, { params, body }) => {
-    const c = await refundCharge(ctx, params.id!, body);
+    const c = await refundCharge(ctx, params.id, body);
     ctx.message = c.status === 'refunded' ? 'Charge refunded' : `Charge partly refunded: ${c.refunded_amount} of ${c.amount} cents`;
     return c;
   },
 
   'charges.refunds': async (ctx, { params, page }) => {
     // the charge must be this merchant's (404 otherwise), even when it has no refunds
-    await loadCharge(ctx.db, ctx.merchantId, params.id!);
+    await loadCharge(ctx.db, ctx.merchantId, params.id);
     return listPage(ctx.db, {
       from: 'refunds',
       filters: [
         ['merchant_id = ?', ctx.merchantId],
-        ['charge_id = ?', params.id!],
+        ['charge_id = ?', params.id],
       ],
       order: 'created_at DESC, id DESC',
       page,
@@ -41,5 +41,5 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     });
   },
 
-  'charges.sandboxPay': async (ctx, { params }) => payPixCharge(ctx, params.id!),
+  'charges.sandboxPay': async (ctx, { params }) => payPixCharge(ctx, params.id),
 };

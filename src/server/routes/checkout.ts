@@ -25,12 +25,12 @@ export const checkoutHandlers: Handlers<typeof checkoutEndpoints> = {
     const { payLink } = await import('../services/checkout.js');
     assertSameOrigin(ctx);
     // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
-    return payLink(ctx.deps, params.id!, body, { clientIp: ctx.clientIp, baseUrl: ctx.baseUrl });
+    return payLink(ctx.deps, params.id, body, { clientIp: ctx.clientIp, baseUrl: ctx.baseUrl });
   },
   'checkout.chargeStatus': async (ctx, { params }) => {
     const { linkChargeStatus, takeCheckoutToken } = await import('../services/checkout.js');
     takeCheckoutToken(ctx.deps, 'pollPerIp', ctx.clientIp);
-    return linkChargeStatus(ctx.deps, params.id!, params.charge_id!);
+    return linkChargeStatus(ctx.deps, params.id, params.charge_id);
   },
 };
 

@@ -58,7 +58,7 @@ export const paymentLinkHandlers: Handlers<typeof paymentLinkEndpoints> = {
   },
 
   'paymentLinks.get': async (ctx, { params }) => {
-    const row = await ctx.db.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?`, [params.id!, ctx.merchantId]);
+    const row = await ctx.db.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?`, [params.id, ctx.merchantId]);
     if (!row) throw notFound('Payment link');
     return toLinkRecord(row, ctx.baseUrl, ctx.now());
   },
@@ -67,7 +67,7 @@ export const paymentLinkHandlers: Handlers<typeof paymentLinkEndpoints> = {
     const now = ctx.now();
     return ctx.db.tx(async (q) => {
       const row = await q.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [
-        params.id!,
+        params.id,
         ctx.merchantId,
       ]);
       if (!row) throw notFound('Payment link');

@@ -18,27 +18,27 @@ import {
 
 export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'submerchants.create': (ctx, { body }) => createSubmerchant(ctx, body),
-  'submerchants.get': (ctx, { params }) => getSubmerchant(ctx, params.id!),
+  'submerchants.get': (ctx, { params }) => getSubmerchant(ctx, params.id),
   'submerchants.list': (ctx, { query, page }) => listSubmerchants(ctx, query, page),
 
-  'submerchants.addresses.create': (ctx, { params, body }) => addAddress(ctx, params.id!, body),
-  'submerchants.addresses.list': (ctx, { params, page }) => listAddresses(ctx, params.id!, page),
+  'submerchants.addresses.create': (ctx, { params, body }) => addAddress(ctx, params.id, body),
+  'submerchants.addresses.list': (ctx, { params, page }) => listAddresses(ctx, params.id, page),
 
   'submerchants.partners.create': async (ctx, { params, body }) => {
-    const { record, created } = await upsertPartner(ctx, params.id!, body);
+    const { record, created } = await upsertPartner(ctx, params.id, body);
     if (!created) {
       ctx.status = 200;
       ctx.message = 'Legal representative updated (same document already registered for this submerchant)';
     }
     return record;
   },
-  'submerchants.partners.list': (ctx, { params, page }) => listPartners(ctx, params.id!, page),
+  'submerchants.partners.list': (ctx, { params, page }) => listPartners(ctx, params.id, page),
 
-  'submerchants.documents.create': (ctx, { params, body }) => addDocument(ctx, params.id!, body),
-  'submerchants.documents.list': (ctx, { params, query, page }) => listDocuments(ctx, params.id!, query, page),
+  'submerchants.documents.create': (ctx, { params, body }) => addDocument(ctx, params.id, body),
+  'submerchants.documents.list': (ctx, { params, query, page }) => listDocuments(ctx, params.id, query, page),
 
   'submerchants.upload': (ctx, { params }) =>
-    storeUpload(ctx, params.id!, {
+    storeUpload(ctx, params.id, {
       body: ctx.req.body,
       contentType: ctx.req.headers.get('content-type') ?? '',
       declaredLength: Number(ctx.req.headers.get('content-length') ?? NaN),
@@ -61,6 +61,6 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
     });
   },
 
-  'submerchants.requirements': (ctx, { params }) => submerchantRequirements(ctx, params.id!),
-  'sandbox.submerchants.review': (ctx, { params, body }) => reviewSubmerchant(ctx, params.id!, body),
+  'submerchants.requirements': (ctx, { params }) => submerchantRequirements(ctx, params.id),
+  'sandbox.submerchants.review': (ctx, { params, body }) => reviewSubmerchant(ctx, params.id, body),
 };

@@ -37,12 +37,12 @@ export const walletHandlers: Handlers<typeof walletEndpoints> = {
     }),
 
   'wallets.entries': async (ctx, { params, query, page }) => {
-    await myWallet(ctx.db, ctx.merchantId, params.wallet_id!);
+    await myWallet(ctx.db, ctx.merchantId, params.wallet_id);
     return listPage(ctx.db, {
       from: 'wallet_entries',
       select: ENTRY_COLS,
       filters: [
-        ['wallet_id = ?', params.wallet_id!],
+        ['wallet_id = ?', params.wallet_id],
         ['reference_type = ?', query.reference_type],
         ['direction = ?', query.direction],
         ['created_at >= ?', query.start_date],
@@ -55,7 +55,7 @@ export const walletHandlers: Handlers<typeof walletEndpoints> = {
   },
 
   'wallets.statement': async (ctx, { params, query }) => {
-    const wallet = await myWallet(ctx.db, ctx.merchantId, params.wallet_id!);
+    const wallet = await myWallet(ctx.db, ctx.merchantId, params.wallet_id);
     if (query.end_date <= query.start_date) throw invalid('end_date', 'must not be before start_date');
     const sums = `SELECT COALESCE(SUM(CASE WHEN direction = 'credit' THEN amount ELSE 0 END), 0) AS credits,
                          COALESCE(SUM(CASE WHEN direction = 'debit' THEN amount ELSE 0 END), 0) AS debits

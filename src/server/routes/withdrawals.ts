@@ -15,7 +15,7 @@ export const withdrawalHandlers: Handlers<typeof withdrawalEndpoints> = {
   },
 
   'withdrawals.get': async (ctx, { params }) => {
-    const row = await ctx.db.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE id = ? AND merchant_id = ?', [params.id!, ctx.merchantId]);
+    const row = await ctx.db.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE id = ? AND merchant_id = ?', [params.id, ctx.merchantId]);
     if (!row) throw notFound('Withdrawal');
     return toRecord(row);
   },
