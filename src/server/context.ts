@@ -47,6 +47,12 @@ export interface AppDeps {
    * instant); 'never' runs it before every request.
    */
   dueSkip?: DueSkip;
+  /**
+   * Items each due job moves per call, one transaction per batch (default DUE_BATCH). Tests
+   * set it small so random request sequences reach the case where a request settles one
+   * batch, writes its own entry, and a later request settles older-dated receivables.
+   */
+  dueBatch?: number;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
 }
@@ -105,6 +111,11 @@ export type DueJob = (ctx: DueContext) => Promise<number | void>;
 
 /** Items a due job moves per call (each batch is one transaction). */
 export const DUE_BATCH = 100;
+
+/** The due batch size of these deps: `deps.dueBatch` when set, else DUE_BATCH. */
+export function dueBatch(deps: Pick<AppDeps, 'dueBatch'>): number {
+  return deps.dueBatch ?? DUE_BATCH;
+}
 
 export interface RequestContext extends ServiceContext {
   deps: AppDeps;

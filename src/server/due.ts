@@ -11,7 +11,7 @@ import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges.js';
 
-/** Time-based moves, each one bounded batch per call (DUE_BATCH items, src/server/context.ts). */
+/** Time-based moves, each one bounded batch per call (dueBatch(deps) items: DUE_BATCH unless deps.dueBatch, src/server/context.ts). */
 export const dueWork: DueJob[] = [
   decidePendingCardCharges,
   expireDuePixCharges,

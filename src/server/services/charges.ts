@@ -20,7 +20,7 @@ import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { AppDeps, ServiceContext } from '../context.js';
 import type { DueContext } from '../context.js';
-import { DUE_BATCH } from '../context.js';
+import { dueBatch } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
@@ -711,7 +711,7 @@ export async function settleDueReceivables(ctx: DueContext): Promise<number> {
   const now = iso(ctx.now());
   const due = await ctx.db.all<{ id: string; settlement_date: string }>(
     "SELECT id, settlement_date FROM receivables WHERE merchant_id = ? AND status = 'pending' AND settlement_date <= ? ORDER BY settlement_date, id LIMIT ?",
-    [ctx.merchantId, now, DUE_BATCH],
+    [ctx.merchantId, now, dueBatch(ctx.deps)],
   );
   if (!due.length) return 0;
   return ctx.db.tx(async (q) => {
@@ -733,7 +733,7 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
   const now = ctx.now();
   const due = await ctx.db.all<{ id: string }>(
     "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'pix' AND pix_expires_at <= ? ORDER BY created_at, id LIMIT ?",
-    [ctx.merchantId, iso(now), DUE_BATCH],
+    [ctx.merchantId, iso(now), dueBatch(ctx.deps)],
   );
   if (!due.length) return 0;
   return ctx.db.tx(async (q) => {
@@ -760,7 +760,7 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
 export async function decidePendingCardCharges(ctx: DueContext): Promise<number> {
   const due = await ctx.db.all<{ id: string }>(
     "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'credit_card' ORDER BY created_at, id LIMIT ?",
-    [ctx.merchantId, DUE_BATCH],
+    [ctx.merchantId, dueBatch(ctx.deps)],
   );
   for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
   return due.length;
