@@ -59,7 +59,7 @@ export interface Ctx {
   cpf: string;
   token?: string;
   sub?: { id: string; wallet_id: string };
-  upload?: { url: string; fileName: string; fileSize: number; mimeType: string };
+  upload?: { url: string; fileName: string; fileSize: number; mimeType: 'image/png' | 'image/jpeg' | 'application/pdf' };
   cardCharge?: string;
   pixCharge?: string;
   link?: string;
@@ -102,12 +102,12 @@ function customer(ctx: Ctx) {
   return { name: 'Ana Souza (mpay smoke)', email: 'smoke@example.com', tax_id: ctx.cpf, phone: '+5511987654321', type: 'individual' as const };
 }
 
-function chargeBody(ctx: Ctx, amount: number, method: 'credit_card' | 'pix', details: Record<string, unknown>) {
+/** A charge of this run; `payment` is the payment_method and its payment_details. */
+function chargeBody<P extends { payment_method: 'credit_card' | 'pix' }>(ctx: Ctx, amount: number, payment: P) {
   return {
     amount,
-    payment_method: method,
-    payment_details: details,
-    product_type: 'digital',
+    ...payment,
+    product_type: 'digital' as const,
     customer: customer(ctx),
     items: [{ name: `mpay smoke ${ctx.runId}`, quantity: 1, unit_price: amount, tangible: false }],
     submerchant_id: ctx.sub?.id,
@@ -126,7 +126,7 @@ const needSandbox = (ctx: Ctx, what: string) => {
  * own submerchant through the sandbox review.
  */
 async function approveForPayouts(ctx: Ctx): Promise<void> {
-  const sub = (await ctx.client.call('submerchants.get', { params: { id: ctx.sub!.id } })).data as { status: string };
+  const sub = (await ctx.client.call('submerchants.get', { params: { id: ctx.sub!.id } })).data;
   if (sub.status === 'approved') return;
   needSandbox(ctx, `approving the submerchant (${sub.status}) for a withdrawal`);
   const { REQUIRED_DOCUMENTS } = await import('../../../domain/onboarding.js');
@@ -136,14 +136,14 @@ async function approveForPayouts(ctx: Ctx): Promise<void> {
       const d = (
         await ctx.client.call('submerchants.documents.create', {
           params: { id: ctx.sub!.id },
-          body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
+          body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType },
         })
-      ).data as { id: string };
+      ).data;
       ctx.created.push({ kind: 'document', id: d.id, cleanup: 'kept' });
     }
   }
   await sandboxCall(ctx, 'approving the submerchant for a withdrawal', () =>
-    ctx.client.call('sandbox.submerchants.review', { params: { id: ctx.sub!.id }, body: { decision: 'approve' } as never }),
+    ctx.client.call('sandbox.submerchants.review', { params: { id: ctx.sub!.id }, body: { decision: 'approve' } }),
   );
 }
 
@@ -171,7 +171,7 @@ export const steps: Record<StepName, StepFn> = {
   },
 
   'api key': async (ctx) => {
-    const k = (await ctx.client.call('apiKeys.create', { body: { name: `mpay-smoke-${ctx.runId}` } })).data as { id: string; public_key: string; secret_key: string };
+    const k = (await ctx.client.call('apiKeys.create', { body: { name: `mpay-smoke-${ctx.runId}` } })).data;
     ctx.keyId = k.id;
     ctx.created.push({ kind: 'api_key', id: k.id, cleanup: 'kept' });
     const r = await ctx.client.raw('GET', '/v1/merchant', {
@@ -219,7 +219,7 @@ export const steps: Record<StepName, StepFn> = {
       await ctx.client.call('tokens.create', {
         body: { card: { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: String(year), cvv: '123' } },
       })
-    ).data as { token: string; brand: string; lastFourDigits: string };
+    ).data;
     ctx.token = t.token;
     return `${t.brand} •••• ${t.lastFourDigits} (public key)`;
   },
@@ -235,9 +235,9 @@ export const steps: Record<StepName, StepFn> = {
           email: 'smoke@example.com',
           birth_date: '1985-04-12',
           mother_name: 'Maria Souza',
-        } as never,
+        },
       })
-    ).data as { id: string; wallet_id: string; status: string };
+    ).data;
     ctx.sub = { id: s.id, wallet_id: s.wallet_id };
     ctx.created.push({ kind: 'submerchant', id: s.id, cleanup: 'kept' });
     return `${s.id} (${s.status})`;
@@ -247,9 +247,9 @@ export const steps: Record<StepName, StepFn> = {
     const a = (
       await ctx.client.call('submerchants.addresses.create', {
         params: { id: ctx.sub!.id },
-        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' } as never,
+        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' },
       })
-    ).data as { id: string };
+    ).data;
     ctx.created.push({ kind: 'address', id: a.id, cleanup: 'kept' });
     return a.id;
   },
@@ -261,7 +261,7 @@ export const steps: Record<StepName, StepFn> = {
         params: { id: ctx.sub!.id },
         rawBody: form,
       })
-    ).data as { url: string; key: string; fileName: string; fileSize: number; mimeType: string };
+    ).data;
     ctx.upload = u;
     ctx.created.push({ kind: 'file', id: u.key, cleanup: 'kept' });
     return `${u.key} (${u.mimeType}, ${u.fileSize} bytes)`;
@@ -272,9 +272,9 @@ export const steps: Record<StepName, StepFn> = {
     const d = (
       await ctx.client.call('submerchants.documents.create', {
         params: { id: ctx.sub!.id },
-        body: { type: 'front_id', file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
+        body: { type: 'front_id', file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType },
       })
-    ).data as { id: string; status: string };
+    ).data;
     ctx.created.push({ kind: 'document', id: d.id, cleanup: 'kept' });
     return `${d.id} front_id (${d.status})`;
   },
@@ -282,7 +282,7 @@ export const steps: Record<StepName, StepFn> = {
   'card charge': async (ctx) => {
     let c: { id: string; status: string };
     try {
-      c = (await ctx.client.call('charges.create', { body: chargeBody(ctx, 15000, 'credit_card', { token: ctx.token, installments: 1 }) as never })).data as typeof c;
+      c = (await ctx.client.call('charges.create', { body: chargeBody(ctx, 15000, { payment_method: 'credit_card' as const, payment_details: { token: ctx.token!, installments: 1 } }) })).data as typeof c;
     } catch (e) {
       // a production server has no card acquirer (docs/deployment.md "Production is not the sandbox")
       if ((e as { code?: unknown }).code === 'acquirer_unavailable') throw new Skip(`card charge: the target has no card acquirer (${(e as Error).message})`);
@@ -291,14 +291,14 @@ export const steps: Record<StepName, StepFn> = {
     ctx.cardCharge = c.id;
     ctx.created.push({ kind: 'charge', id: c.id, cleanup: 'kept' });
     const final = c.status === 'pending'
-      ? await until(ctx, `card charge ${c.id}`, async () => (await ctx.client.call('charges.get', { params: { id: c.id } })).data as { status: string; failure_code?: string | null; failure_reason?: string | null }, (x) => x.status !== 'pending')
+      ? await until(ctx, `card charge ${c.id}`, async () => (await ctx.client.call('charges.get', { params: { id: c.id } })).data, (x) => x.status !== 'pending')
       : (c as { status: string; failure_code?: string | null; failure_reason?: string | null });
     if (final.status !== 'captured') throw new CliError(`card charge ${c.id} ended ${final.status}: ${final.failure_code ?? ''} ${final.failure_reason ?? ''}`.trim(), EXIT.refused);
     return `${c.id} ${formatBRL(15000)} captured`;
   },
 
   'pix charge': async (ctx) => {
-    const c = (await ctx.client.call('charges.create', { body: chargeBody(ctx, 5000, 'pix', {}) as never })).data as { id: string; status: string; pix?: { qr_code?: string } | null };
+    const c = (await ctx.client.call('charges.create', { body: chargeBody(ctx, 5000, { payment_method: 'pix' as const, payment_details: {} }) })).data;
     ctx.pixCharge = c.id;
     ctx.created.push({ kind: 'charge', id: c.id, cleanup: 'kept' });
     if (c.status !== 'pending') throw new CliError(`a new PIX charge should be pending, ${c.id} is ${c.status}`, EXIT.refused);
@@ -307,7 +307,7 @@ export const steps: Record<StepName, StepFn> = {
   },
 
   'pix payment': async (ctx) => {
-    const paid = await sandboxCall(ctx, 'paying a PIX charge', async () => (await ctx.client.call('charges.sandboxPay', { params: { id: ctx.pixCharge! } })).data as { status: string });
+    const paid = await sandboxCall(ctx, 'paying a PIX charge', async () => (await ctx.client.call('charges.sandboxPay', { params: { id: ctx.pixCharge! } })).data);
     if (paid.status !== 'captured') throw new CliError(`PIX charge ${ctx.pixCharge} is ${paid.status} after payment`, EXIT.refused);
     return `${ctx.pixCharge} captured; the net is in the submerchant's wallet`;
   },
@@ -315,9 +315,9 @@ export const steps: Record<StepName, StepFn> = {
   'payment link': async (ctx) => {
     const l = (
       await ctx.client.call('paymentLinks.create', {
-        body: { title: `mpay smoke ${ctx.runId}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 1000, submerchant_id: ctx.sub!.id, max_uses: 1 } as never,
+        body: { title: `mpay smoke ${ctx.runId}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 1000, submerchant_id: ctx.sub!.id, max_uses: 1 },
       })
-    ).data as { id: string; checkout_url: string; status: string };
+    ).data;
     ctx.link = l.id;
     ctx.created.push({ kind: 'payment_link', id: l.id, cleanup: 'kept' });
     return `${l.id} ${l.checkout_url}`;
@@ -326,9 +326,9 @@ export const steps: Record<StepName, StepFn> = {
   recipient: async (ctx) => {
     const r = (
       await ctx.client.call('recipients.put', {
-        body: { type: 'pix', pix_key: randomUUID(), pix_key_type: 'random', holder_name: 'Ana Souza', holder_tax_id: ctx.cpf, submerchant_id: ctx.sub!.id } as never,
+        body: { type: 'pix', pix_key: randomUUID(), pix_key_type: 'random', holder_name: 'Ana Souza', holder_tax_id: ctx.cpf, submerchant_id: ctx.sub!.id },
       })
-    ).data as { id: string };
+    ).data;
     ctx.recipient = r.id;
     ctx.created.push({ kind: 'recipient', id: r.id, cleanup: 'kept' });
     return `${r.id} (PIX, the submerchant's)`;
@@ -339,7 +339,7 @@ export const steps: Record<StepName, StepFn> = {
     if (ctx.target.kind === 'remote' && !o.allowClock) {
       throw new Skip(`moving a remote target's clock ${CLOCK_DAYS} days moves it for everyone using that merchant; pass --allow-clock to include it`);
     }
-    const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: CLOCK_DAYS } })).data as { clock: string; offset_days: number });
+    const r = await sandboxCall(ctx, 'moving the clock', async () => (await ctx.client.call('sandbox.clockAdvance', { body: { days: CLOCK_DAYS } })).data);
     const recs = (await ctx.client.call('receivables.list', { query: { charge_id: ctx.cardCharge!, per_page: 100 } })).data;
     const unpaid = recs.filter((x) => x.status !== 'paid');
     if (!recs.length || unpaid.length) throw new CliError(`the card charge's receivables did not settle after ${CLOCK_DAYS} days: ${recs.map((x) => x.status).join(', ') || 'none found'}`, EXIT.refused);
@@ -365,14 +365,14 @@ export const steps: Record<StepName, StepFn> = {
           recipient_id: ctx.recipient,
           idempotency_key: `mpay-smoke-${ctx.runId}`,
           ...(ctx.merchant?.pin_enabled ? { pin } : {}),
-        } as never,
+        },
       })
-    ).data as { id: string; status: string };
+    ).data;
     ctx.created.push({ kind: 'withdrawal', id: w.id, cleanup: 'kept' });
     const done = await until(
       ctx,
       `withdrawal ${w.id}`,
-      async () => (await ctx.client.call('withdrawals.get', { params: { id: w.id } })).data as { status: string; failure_reason?: string | null },
+      async () => (await ctx.client.call('withdrawals.get', { params: { id: w.id } })).data,
       (x) => x.status === 'completed' || x.status === 'failed',
     );
     if (done.status !== 'completed') throw new CliError(`withdrawal ${w.id} failed: ${done.failure_reason ?? 'no reason given'}`, EXIT.refused);
@@ -421,7 +421,7 @@ export async function cleanup(ctx: Ctx, say: (s: string) => void): Promise<strin
   }
   if (ctx.link) {
     try {
-      await ctx.client.call('paymentLinks.update', { params: { id: ctx.link }, body: { status: 'inactive' } as never });
+      await ctx.client.call('paymentLinks.update', { params: { id: ctx.link }, body: { status: 'inactive' } });
       mark('payment_link', ctx.link, 'deactivated');
       say(`cleanup: payment link ${ctx.link} deactivated`);
     } catch (e) {
