@@ -285,7 +285,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
               file_size: up.fileSize,
               mime_type: up.mimeType,
               ...(partnerId ? { legal_representative_id: partnerId } : {}),
-            } as never,
+            },
           })
         ).data;
         say(`  ${paint.green('✓')} ${type}${who} registered (document ${doc.id})`);

@@ -44,7 +44,7 @@ export async function profilesShow(g: Globals, name: string | undefined, io: IO)
 async function verifyProfile(g: Globals, name: string, p: Profile, io: IO, openTarget: typeof realOpenTarget): Promise<{ name: string; mode: string }> {
   const target = await openTarget(g, io, { pinned: { name, profile: p } });
   try {
-    return (await target.client.call('merchant.get', {})).data as { name: string; mode: string };
+    return (await target.client.call('merchant.get', {})).data;
   } finally {
     await target.close();
   }
