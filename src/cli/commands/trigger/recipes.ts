@@ -42,7 +42,7 @@ export class Maker {
   }
 
   async me() {
-    this.merchant ??= (await this.client.call('merchant.get', {})).data as { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
+    this.merchant ??= (await this.client.call('merchant.get', {})).data;
     return this.merchant;
   }
 
@@ -62,7 +62,7 @@ export class Maker {
       await this.client.call('tokens.create', {
         body: { card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: String(year), cvv: '123' } },
       })
-    ).data as { token: string; brand: string; lastFourDigits: string };
+    ).data;
     this.add('card_token', `${t.brand} •••• ${t.lastFourDigits}`, 'tokenized with the public key');
     return t.token;
   }
@@ -108,12 +108,12 @@ export class Maker {
   }
 
   async refund(chargeId: string): Promise<void> {
-    const r = (await this.client.call('charges.refund', { params: { id: chargeId }, body: {} as never })).data as { status: string };
+    const r = (await this.client.call('charges.refund', { params: { id: chargeId }, body: {} })).data;
     this.add('refund', chargeId, `full refund: charge ${r.status}`);
   }
 
   async advanceClock(days: number): Promise<void> {
-    const r = (await this.client.call('sandbox.clockAdvance', { body: { days } })).data as { clock: string };
+    const r = (await this.client.call('sandbox.clockAdvance', { body: { days } })).data;
     this.add('clock', r.clock, `merchant clock moved +${days} days`);
   }
 
@@ -128,7 +128,7 @@ export class Maker {
           email: 'trigger@example.com',
           birth_date: '1985-04-12',
           mother_name: 'Maria Souza',
-        } as never,
+        },
       })
     ).data as Sub;
     this.add('submerchant', s.id, `pf: ${s.status}`);
@@ -150,7 +150,7 @@ export class Maker {
         params: { id: subId },
         body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
       })
-    ).data as { id: string; status: string };
+    ).data;
     this.add('document', d.id, `${type}: ${d.status}`);
     return d;
   }
@@ -161,9 +161,9 @@ export class Maker {
     const a = (
       await this.client.call('submerchants.addresses.create', {
         params: { id: s.id },
-        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' } as never,
+        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' },
       })
-    ).data as { id: string };
+    ).data;
     this.add('address', a.id);
     const { REQUIRED_DOCUMENTS } = await import('../../../domain/onboarding.js');
     for (const t of REQUIRED_DOCUMENTS.pf) await this.document(s.id, t);
@@ -174,7 +174,7 @@ export class Maker {
 
   async review(subId: string, decision: 'approve' | 'reject'): Promise<void> {
     const body = decision === 'approve' ? { decision } : { decision, notes: 'mpay trigger: rejected on purpose' };
-    const r = (await this.client.call('sandbox.submerchants.review', { params: { id: subId }, body: body as never })).data as { status: string };
+    const r = (await this.client.call('sandbox.submerchants.review', { params: { id: subId }, body: body as never })).data;
     this.add('review', subId, `${decision}: ${r.status}`);
   }
 
@@ -182,15 +182,15 @@ export class Maker {
   async withdrawal(amount: number, wait: boolean): Promise<{ id: string; status: string }> {
     const m = await this.me();
     if (m.pin_enabled && !this.env.MPAY_PIN) throw new CliError('the merchant has a transaction PIN: set MPAY_PIN to trigger withdrawal events', EXIT.usage);
-    const adj = (await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount, description: `mpay trigger ${this.run}` } as never })).data as {
+    const adj = (await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount, description: `mpay trigger ${this.run}` } })).data as {
       id?: string;
     };
     this.add('wallet_adjustment', adj.id ?? m.wallet_id, `credit ${amount} cents to the merchant wallet`);
     const rcp = (
       await this.client.call('recipients.put', {
-        body: { type: 'pix', pix_key: randomUUID(), pix_key_type: 'random', holder_name: 'Ana Souza', holder_tax_id: randomCpf() } as never,
+        body: { type: 'pix', pix_key: randomUUID(), pix_key_type: 'random', holder_name: 'Ana Souza', holder_tax_id: randomCpf() },
       })
-    ).data as { id: string };
+    ).data;
     this.add('recipient', rcp.id, 'PIX, random key');
     const w = (
       await this.client.call('withdrawals.create', {
@@ -201,9 +201,9 @@ export class Maker {
           recipient_id: rcp.id,
           idempotency_key: `mpay-trigger-${this.run}`,
           ...(m.pin_enabled ? { pin: this.env.MPAY_PIN } : {}),
-        } as never,
+        },
       })
-    ).data as { id: string; status: string };
+    ).data;
     const final = wait
       ? await this.until(`withdrawal ${w.id}`, async () => (await this.client.call('withdrawals.get', { params: { id: w.id } })).data as { id: string; status: string }, (x) =>
           ['completed', 'failed'].includes(x.status),
@@ -216,9 +216,9 @@ export class Maker {
   async link(): Promise<{ id: string; amount: number }> {
     const l = (
       await this.client.call('paymentLinks.create', {
-        body: { title: `mpay trigger ${this.run}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 2_500, max_uses: 1 } as never,
+        body: { title: `mpay trigger ${this.run}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 2_500, max_uses: 1 },
       })
-    ).data as { id: string; checkout_url: string };
+    ).data;
     this.add('payment_link', l.id, l.checkout_url);
     return { id: l.id, amount: 2_500 };
   }
@@ -229,14 +229,14 @@ export class Maker {
     const p = (
       await this.client.call('checkout.pay', {
         params: { id: link.id },
-        body: { attempt_id: `mpay-trigger-${this.run}`, payment_method: 'credit_card', amount: link.amount, token, installments: 1, customer: { name, email, tax_id, phone } } as never,
+        body: { attempt_id: `mpay-trigger-${this.run}`, payment_method: 'credit_card', amount: link.amount, token, installments: 1, customer: { name, email, tax_id, phone } },
       })
     ).data as { charge_id?: string; id?: string; status?: string };
     this.add('checkout_payment', p.charge_id ?? p.id ?? link.id, `paid through the hosted checkout: ${p.status ?? 'ok'}`);
   }
 
   async anticipation(body: Record<string, unknown>): Promise<{ id: string; status: string }> {
-    const a = (await this.client.call('anticipations.create', { body: body as never })).data as { id: string; status: string; refusal_reason?: string | null };
+    const a = (await this.client.call('anticipations.create', { body: body as never })).data;
     this.add('anticipation', a.id, `${a.status}${a.refusal_reason ? `: ${a.refusal_reason}` : ''}`);
     return a;
   }
