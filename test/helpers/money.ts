@@ -128,3 +128,10 @@ export async function checkStatements(env: TestEnv, m = env.merchant): Promise<n
   }
   return n;
 }
+
+/** A charge's receivables, in installment order. */
+export async function receivablesOf(env: TestEnv, chargeId: string): Promise<Array<Record<string, any>>> {
+  const r = await env.call('GET', `/v1/receivables?per_page=100&charge_id=${chargeId}`);
+  if (r.status !== 200) throw new Error(`GET /v1/receivables: ${r.status} ${JSON.stringify(r.body)}`);
+  return (r.body.data as Array<Record<string, any>>).sort((a, b) => a.installment - b.installment);
+}

@@ -7,7 +7,6 @@
  * encrypted card blobs are decrypted with the data directory's key and must not contain the
  * CVV either: the CVV is validated and never written, not even encrypted.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,8 +16,7 @@ import { Keyring } from '../../src/server/keyring.js';
 import { luhnValid } from '../../src/domain/luhn.js';
 import { chargeBody } from '../helpers/money.js';
 import { basic } from '../helpers/server.js';
-import { root } from '../helpers/bundle.js';
-import { report } from './helpers.js';
+import { report, startScanServer } from './helpers.js';
 
 const CARDS = 1000;
 
@@ -59,29 +57,7 @@ function scan(blobs: { name: string; data: Buffer }[], cards: { number: string; 
 
 it(`${CARDS} tokenized cards → 0 CVVs and 0 clear card numbers in the data directory, WAL and logs`, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'mpay-scan-'));
-  const dataDir = join(tmp, 'data');
-  const env = { ...process.env, MPAY_DATA_DIR: dataDir, MPAY_CONFIG_DIR: join(tmp, 'conf'), NO_COLOR: '1' };
-  const bin = join(root, 'bin', 'mpay.js');
-  const run = (args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      p.stdout.on('data', (d) => (out += d));
-      p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`mpay ${args.join(' ')} exited ${code}`))));
-    });
-  const m = JSON.parse(await run(['admin', 'merchants', 'create', '--name', 'Loja Scan', '--json']));
-  const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', '--rate-limit', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let logs = '';
-  server.stderr.on('data', (d) => (logs += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const exited = new Promise<void>((res) => server.once('exit', () => res()));
+  const { dataDir, m, server, url, stderr, exited } = await startScanServer(tmp, 'Loja Scan');
   try {
     const cards = Array.from({ length: CARDS }, (_, i) => ({
       number: withCheckDigit(`4${String(10_000_000_000_000 + i * 7_919 + Math.floor(Math.random() * 7_000)).padStart(14, '0')}`),
@@ -130,7 +106,7 @@ it(`${CARDS} tokenized cards → 0 CVVs and 0 clear card numbers in the data dir
     server.kill('SIGTERM');
     await exited;
     const stopped = filesUnder(dataDir).map((f) => ({ name: f.slice(dataDir.length + 1), data: readFileSync(f) }));
-    const findings = scan([...live, ...stopped, { name: 'server stderr', data: Buffer.from(logs) }, { name: 'error response', data: Buffer.from(badText) }], cards);
+    const findings = scan([...live, ...stopped, { name: 'server stderr', data: Buffer.from(stderr.text) }, { name: 'error response', data: Buffer.from(badText) }], cards);
 
     // the encrypted blobs decrypt to the card without its CVV
     const keyring = Keyring.fromEnvOrDir(dataDir);
@@ -144,11 +120,11 @@ it(`${CARDS} tokenized cards → 0 CVVs and 0 clear card numbers in the data dir
       const cvv = byNumber.get(card.number!);
       if (Object.keys(card).some((k) => /cvv|cvc|security/i.test(k)) || Object.values(card).some((v) => v === cvv)) cvvInBlobs++;
     }
-    const scannedBytes = [...live, ...stopped].reduce((a, f) => a + f.data.length, 0) + logs.length;
+    const scannedBytes = [...live, ...stopped].reduce((a, f) => a + f.data.length, 0) + stderr.text.length;
     const pans = findings.filter((f) => f.what.startsWith('card number')).length;
     const cvvs = findings.length - pans + cvvInBlobs;
     report(
-      `card scan ${tokens.length} cards tokenized (${failures} refused), ${live.length + stopped.length} files (WAL ${walSeen ? 'scanned live' : 'absent'}) + ${logs.split('\n').length - 1} log lines, ${(scannedBytes / 1e6).toFixed(1)} MB → ${cvvs} CVVs, ${pans} clear card numbers`,
+      `card scan ${tokens.length} cards tokenized (${failures} refused), ${live.length + stopped.length} files (WAL ${walSeen ? 'scanned live' : 'absent'}) + ${stderr.text.split('\n').length - 1} log lines, ${(scannedBytes / 1e6).toFixed(1)} MB → ${cvvs} CVVs, ${pans} clear card numbers`,
     );
     if (findings.length) console.log(findings.slice(0, 20));
     expect(failures).toBe(0);

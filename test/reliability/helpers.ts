@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { root } from '../helpers/bundle.js';
 
 /** Prints one figure line of a reliability suite (kept in the test output and in CI logs). */
 export function report(line: string): void {
@@ -14,4 +16,34 @@ export function report(line: string): void {
 export function memTempDir(prefix: string): string {
   const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
   return mkdtempSync(join(base, prefix));
+}
+
+/**
+ * `mpay server start` on a fresh data directory under `tmp`, with one merchant made by
+ * `mpay admin merchants create` first: its URL, the merchant, and its stderr as it arrives.
+ */
+export async function startScanServer(tmp: string, merchantName: string) {
+  const dataDir = join(tmp, 'data');
+  const env = { ...process.env, MPAY_DATA_DIR: dataDir, MPAY_CONFIG_DIR: join(tmp, 'conf'), NO_COLOR: '1' };
+  const bin = join(root, 'bin', 'mpay.js');
+  const created = await new Promise<string>((resolve, reject) => {
+    const p = spawn(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', merchantName, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`mpay admin merchants create exited ${code}`))));
+  });
+  const m = JSON.parse(created) as { merchant_id: string; public_key: string; secret_key: string };
+  const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', '--rate-limit', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const stderr = { text: '' };
+  server.stderr.on('data', (d) => (stderr.text += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    server.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
+    });
+    server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
+  });
+  const exited = new Promise<void>((res) => server.once('exit', () => res()));
+  return { dataDir, m, server, url, stderr, exited };
 }

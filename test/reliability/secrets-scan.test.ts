@@ -9,7 +9,6 @@
  * and of number + CVV — the derivations an unkeyed idempotency hash would have left (hex
  * and base64 runs of every file are matched against them).
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +17,7 @@ import { expect, it } from 'vitest';
 import { luhnValid } from '../../src/domain/luhn.js';
 import { chargeBody } from '../helpers/money.js';
 import { basic } from '../helpers/server.js';
-import { root } from '../helpers/bundle.js';
-import { report } from './helpers.js';
+import { report, startScanServer } from './helpers.js';
 
 const CARDS = 200;
 
@@ -62,29 +60,7 @@ function digestCandidates(text: string): Set<string> {
 
 it(`keys, webhook secrets, ${CARDS} cards and their hashes → none at rest in the database, WAL, uploads or logs`, async () => {
   const tmp = mkdtempSync(join(tmpdir(), 'mpay-secrets-'));
-  const dataDir = join(tmp, 'data');
-  const env = { ...process.env, MPAY_DATA_DIR: dataDir, MPAY_CONFIG_DIR: join(tmp, 'conf'), NO_COLOR: '1' };
-  const bin = join(root, 'bin', 'mpay.js');
-  const run = (args: string[]) =>
-    new Promise<string>((resolve, reject) => {
-      const p = spawn(process.execPath, [bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      p.stdout.on('data', (d) => (out += d));
-      p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`mpay ${args.join(' ')} exited ${code}`))));
-    });
-  const m = JSON.parse(await run(['admin', 'merchants', 'create', '--name', 'Loja Segredos', '--json']));
-  const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', '--rate-limit', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let logs = '';
-  server.stderr.on('data', (d) => (logs += d));
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    server.stdout.on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolve(out.split('\n')[0]!.trim());
-    });
-    server.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-  });
-  const exited = new Promise<void>((res) => server.once('exit', () => res()));
+  const { dataDir, m, server, url, stderr, exited } = await startScanServer(tmp, 'Loja Segredos');
   const secretAuth = basic(m.public_key, m.secret_key);
   const post = async (path: string, body: string, headers: Record<string, string>) => {
     const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
@@ -148,7 +124,7 @@ it(`keys, webhook secrets, ${CARDS} cards and their hashes → none at rest in t
     server.kill('SIGTERM');
     await exited;
     const stopped = filesUnder(dataDir).map((f) => ({ name: f.slice(dataDir.length + 1), data: readFileSync(f) }));
-    const blobs = [...live, ...stopped, { name: 'server stderr', data: Buffer.from(logs) }];
+    const blobs = [...live, ...stopped, { name: 'server stderr', data: Buffer.from(stderr.text) }];
 
     const needles: { what: string; bytes: Buffer }[] = [];
     for (const s of secrets) needles.push({ what: `secret ${s.slice(0, 9)}…`, bytes: Buffer.from(s) }, { what: `secret ${s.slice(0, 9)}… (UTF-16)`, bytes: Buffer.from(s, 'utf16le') });

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
-import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger } from '../helpers/money.js';
+import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, receivablesOf } from '../helpers/money.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -14,11 +14,6 @@ beforeEach(async () => {
 });
 afterEach(async () => env.close());
 
-async function receivablesOf(chargeId: string) {
-  const r = await env.call('GET', `/v1/receivables?per_page=100&charge_id=${chargeId}`);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return (r.body.data as Array<Record<string, any>>).sort((a, b) => a.installment - b.installment);
-}
 const refund = (id: string, body?: unknown, headers?: Record<string, string>) => env.call('POST', `/v1/charges/${id}/refund`, body, headers);
 
 describe('partial refunds', () => {
@@ -28,7 +23,7 @@ describe('partial refunds', () => {
     expect(r1.status, JSON.stringify(r1.body)).toBe(200);
     expect(r1.body.data).toMatchObject({ status: 'captured', refunded_amount: 2500, refunded_at: null });
     // ⌊9651 × 2500 / 10000⌋ = 2412 taken from installment 3
-    expect((await receivablesOf(c.id)).map((x) => [x.status, x.gross_amount, x.net_amount])).toEqual([
+    expect((await receivablesOf(env, c.id)).map((x) => [x.status, x.gross_amount, x.net_amount])).toEqual([
       ['pending', 3334, 3217],
       ['pending', 3333, 3217],
       ['pending', 3333 - 2412, 3217 - 2412],
@@ -38,7 +33,7 @@ describe('partial refunds', () => {
     const r2 = await refund(c.id, { amount: 5000 });
     expect(r2.body.data).toMatchObject({ status: 'captured', refunded_amount: 7500 });
     // ⌊9651 × 7500 / 10000⌋ − 2412 = 4826: installment 3's 805 and 2's 3217 cancelled, 804 from 1
-    expect((await receivablesOf(c.id)).map((x) => [x.status, x.net_amount])).toEqual([
+    expect((await receivablesOf(env, c.id)).map((x) => [x.status, x.net_amount])).toEqual([
       ['pending', 3217 - 804],
       ['cancelled', 3217],
       ['cancelled', 805],

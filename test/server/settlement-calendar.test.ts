@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
-import { balanceOf, cardCharge, checkLedger, fund } from '../helpers/money.js';
+import { balanceOf, cardCharge, checkLedger, fund, receivablesOf } from '../helpers/money.js';
 import { anticipationFee } from '../../src/domain/fees.js';
 
 let env: TestEnv;
@@ -9,18 +9,12 @@ beforeEach(async () => {
 });
 afterEach(async () => env.close());
 
-async function receivablesOf(chargeId: string) {
-  const r = await env.call('GET', `/v1/receivables?per_page=100&charge_id=${chargeId}`);
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return (r.body.data as Array<Record<string, any>>).sort((a, b) => a.installment - b.installment);
-}
-
 // issue 14 item 7: settlement on banking business days, days in America/Sao_Paulo
 describe('settlement on business days in São Paulo', () => {
   it('a capture whose D+30 is a Saturday before Carnival settles on Ash Wednesday; D+60 on its own Monday', async () => {
     // clock: Thursday 2026-01-15 12:00 UTC (09:00 in São Paulo); D+30 = Sat 14 Feb, 16–17 Feb are Carnival
     const c = (await cardCharge(env, 10000, 3)).body.data;
-    const rs = await receivablesOf(c.id);
+    const rs = await receivablesOf(env, c.id);
     expect(rs.map((r) => r.settlement_date)).toEqual(['2026-02-18T03:00:00.000Z', '2026-03-16T03:00:00.000Z', '2026-04-15T03:00:00.000Z']);
 
     // on Tuesday 17 Feb (Carnival) nothing is paid yet; at São Paulo midnight of the 18th it is
@@ -40,7 +34,7 @@ describe('settlement on business days in São Paulo', () => {
     env.clock.set(new Date('2026-04-01T02:30:00.000Z'));
     const c = (await cardCharge(env, 5000, 2)).body.data;
     // 31 Mar + 30 = Thu 30 Apr (UTC would have said 1 May, Labour Day); 31 Mar + 60 = Sat 30 May → Mon 1 Jun
-    expect((await receivablesOf(c.id)).map((r) => r.settlement_date)).toEqual(['2026-04-30T03:00:00.000Z', '2026-06-01T03:00:00.000Z']);
+    expect((await receivablesOf(env, c.id)).map((r) => r.settlement_date)).toEqual(['2026-04-30T03:00:00.000Z', '2026-06-01T03:00:00.000Z']);
     // and the charge is listed under the 31st, not the 1st
     const on31 = await env.call('GET', '/v1/charges?start_date=2026-03-31&end_date=2026-03-31');
     expect(on31.body.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
@@ -74,7 +68,7 @@ describe('settlement on business days in São Paulo', () => {
 
   it('receivable settlement-date filters select by the São Paulo day of the (moved) settlement', async () => {
     const c = (await cardCharge(env, 10000, 3)).body.data;
-    const ids = (await receivablesOf(c.id)).map((r) => r.id);
+    const ids = (await receivablesOf(env, c.id)).map((r) => r.id);
     const q = async (qs: string) => (await env.call('GET', `/v1/receivables?per_page=100&${qs}`)).body.data.map((r: { id: string }) => r.id).sort();
     expect(await q('settlement_date_from=2026-02-18&settlement_date_to=2026-02-18')).toEqual([ids[0]]);
     expect(await q('settlement_date_from=2026-02-14&settlement_date_to=2026-02-17')).toEqual([]);
@@ -83,7 +77,7 @@ describe('settlement on business days in São Paulo', () => {
 
   it("the anticipation fee counts the days to the moved settlement day", async () => {
     const c = (await cardCharge(env, 10000, 1)).body.data;
-    const [r] = await receivablesOf(c.id);
+    const [r] = await receivablesOf(env, c.id);
     expect(r!.settlement_date).toBe('2026-02-18T03:00:00.000Z');
     const a = await env.call('POST', '/v1/anticipations', { receivable_ids: [r!.id] });
     expect(a.status, JSON.stringify(a.body)).toBe(201);
