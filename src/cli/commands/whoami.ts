@@ -27,7 +27,7 @@ export function register(program: Command, deps: CliDeps): void {
 export async function whoami(env: RunEnv): Promise<Whoami> {
   const target = await env.openTarget(env.globals, env.io);
   try {
-    const m = (await target.client.call('merchant.get', {})).data as { id: string; name: string; mode: string; clock: string };
+    const m = (await target.client.call('merchant.get', {})).data;
     const publicKey = target.publicKey ?? '';
     const keys = (await target.client.call('apiKeys.list', { query: { per_page: 100 } })).data;
     const k = keys.find((x) => x.public_key === publicKey);
