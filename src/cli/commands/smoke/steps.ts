@@ -12,7 +12,7 @@ import { CliError, EXIT } from '../../errors.js';
 import { Interrupted } from '../../signals.js';
 import type { Target } from '../../target.js';
 import { fileForm } from '../../multipart.js';
-import { tinyPng } from '../sandboxData.js';
+import { sampleAddress, sampleCard, samplePfSubmerchant, tinyPng } from '../sandboxData.js';
 import type { Created, SmokeOptions, StepResult } from './types.js';
 import { settledAfterDays } from '../../../domain/calendar.js';
 import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
@@ -217,7 +217,7 @@ export const steps: Record<StepName, StepFn> = {
     const year = new Date(ctx.merchant!.clock).getUTCFullYear() + 3;
     const t = (
       await ctx.client.call('tokens.create', {
-        body: { card: { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: String(year), cvv: '123' } },
+        body: { card: sampleCard(year) },
       })
     ).data;
     ctx.token = t.token;
@@ -227,15 +227,7 @@ export const steps: Record<StepName, StepFn> = {
   submerchant: async (ctx) => {
     const s = (
       await ctx.client.call('submerchants.create', {
-        body: {
-          entity_type: 'pf',
-          trade_name: `mpay smoke ${ctx.runId}`,
-          legal_name: 'Ana Souza',
-          tax_id: ctx.cpf,
-          email: 'smoke@example.com',
-          birth_date: '1985-04-12',
-          mother_name: 'Maria Souza',
-        },
+        body: samplePfSubmerchant('smoke', ctx.runId, ctx.cpf),
       })
     ).data;
     ctx.sub = { id: s.id, wallet_id: s.wallet_id };
@@ -247,7 +239,7 @@ export const steps: Record<StepName, StepFn> = {
     const a = (
       await ctx.client.call('submerchants.addresses.create', {
         params: { id: ctx.sub!.id },
-        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' },
+        body: sampleAddress(),
       })
     ).data;
     ctx.created.push({ kind: 'address', id: a.id, cleanup: 'kept' });

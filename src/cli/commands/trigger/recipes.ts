@@ -12,7 +12,7 @@ import { settledAfterDays } from '../../../domain/calendar.js';
 import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { CliError, EXIT } from '../../errors.js';
 import { fileForm } from '../../multipart.js';
-import { randomCpf, tinyPng } from '../sandboxData.js';
+import { randomCpf, sampleAddress, sampleCard, samplePfSubmerchant, tinyPng } from '../sandboxData.js';
 
 export interface Made {
   kind: string;
@@ -56,11 +56,11 @@ export class Maker {
     }
   }
 
-  async token(number = '4111111111111111'): Promise<string> {
+  async token(number?: string): Promise<string> {
     const year = new Date((await this.me()).clock).getUTCFullYear() + 3;
     const t = (
       await this.client.call('tokens.create', {
-        body: { card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: String(year), cvv: '123' } },
+        body: { card: sampleCard(year, number) },
       })
     ).data;
     this.add('card_token', `${t.brand} •••• ${t.lastFourDigits}`, 'tokenized with the public key');
@@ -120,15 +120,7 @@ export class Maker {
   async submerchant(): Promise<Sub> {
     const s = (
       await this.client.call('submerchants.create', {
-        body: {
-          entity_type: 'pf',
-          trade_name: `mpay trigger ${this.run}`,
-          legal_name: 'Ana Souza',
-          tax_id: randomCpf(),
-          email: 'trigger@example.com',
-          birth_date: '1985-04-12',
-          mother_name: 'Maria Souza',
-        },
+        body: samplePfSubmerchant('trigger', this.run, randomCpf()),
       })
     ).data as Sub;
     this.add('submerchant', s.id, `pf: ${s.status}`);
@@ -161,7 +153,7 @@ export class Maker {
     const a = (
       await this.client.call('submerchants.addresses.create', {
         params: { id: s.id },
-        body: { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' },
+        body: sampleAddress(),
       })
     ).data;
     this.add('address', a.id);
