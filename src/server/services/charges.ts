@@ -388,7 +388,9 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(inserted), chargeId: id, at: now });
     // The sandbox acquirer answers at once, so a card charge is decided in this transaction
     // and its row written once, in the decided state (no one can see it pending in between).
-    if (card) return decideInTx(q, deps, inserted, card.decision, now, ctx.baseUrl, (final) => insertCharge(q, final));
+    // the origin for links is only needed to count a payment link's use: asked for only then
+    // (on the direct HTTP path, ctx.baseUrl builds a Web Request to read it from)
+    if (card) return decideInTx(q, deps, inserted, card.decision, now, origin ? ctx.baseUrl : undefined, (final) => insertCharge(q, final));
     await insertCharge(q, inserted);
     return inserted;
   });
