@@ -33,11 +33,32 @@ function parts(ymd: string): [number, number, number] {
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const fromUtcDay = (d: Date) => `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 
-/** The calendar day (YYYY-MM-DD) an instant falls on in São Paulo. */
-export function localDate(instant: Date): string {
+/** The calendar day (YYYY-MM-DD) an instant falls on in São Paulo, as Intl says. */
+function zonedDate(instant: Date): string {
   ymdFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
   const p = Object.fromEntries(ymdFormat.formatToParts(instant).map((x) => [x.type, x.value]));
   return `${p.year}-${p.month}-${p.day}`;
+}
+
+/**
+ * The last day asked for, as the instants it spans: [from, to) with one UTC offset from its
+ * first instant to its last (an instant in it falls on that day without asking Intl again,
+ * which costs tens of µs per call: a card capture asks once per receivable).
+ */
+let lastDay: { from: number; to: number; ymd: string } | undefined;
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in São Paulo. */
+export function localDate(instant: Date): string {
+  const t = instant.getTime();
+  if (lastDay && t >= lastDay.from && t < lastDay.to) return lastDay.ymd;
+  const ymd = zonedDate(instant);
+  if (Number.isFinite(t)) {
+    const from = startOfDay(ymd).getTime();
+    const to = startOfDay(addDays(ymd, 1)).getTime();
+    // kept only when the offset does not change within the day (no daylight-saving jump in it)
+    if (t >= from && t < to && offsetAt(from) === offsetAt(to - 1)) lastDay = { from, to, ymd };
+  }
+  return ymd;
 }
 
 /** São Paulo's offset from UTC at an instant, in ms (e.g. −3 h), as the IANA database says. */
@@ -67,12 +88,25 @@ export function daysBetween(from: string, to: string): number {
  * daylight-saving jump skipped, the first instant that exists).
  */
 export function startOfDay(ymd: string): Date {
+  let t = dayStarts.get(ymd);
+  if (t === undefined) {
+    t = firstInstant(ymd);
+    if (dayStarts.size >= 1024) dayStarts.clear();
+    dayStarts.set(ymd, t);
+  }
+  return new Date(t);
+}
+
+/** First instants of the days asked for lately (each costs a few Intl calls to find). */
+const dayStarts = new Map<string, number>();
+
+function firstInstant(ymd: string): number {
   const [y, m, d] = parts(ymd);
   const wall = Date.UTC(y, m - 1, d); // local midnight read as if it were UTC
   let t = wall - offsetAt(wall);
   t = wall - offsetAt(t); // the offset in force at that instant, not at the guess
-  if (localDate(new Date(t)) !== ymd) t = wall - offsetAt(t - 1); // midnight skipped: the day starts at the jump
-  return new Date(t);
+  if (zonedDate(new Date(t)) !== ymd) t = wall - offsetAt(t - 1); // midnight skipped: the day starts at the jump
+  return t;
 }
 
 /** Easter Sunday of a Gregorian year (anonymous Gregorian computus, Meeus/Jones/Butcher). */

@@ -64,6 +64,29 @@ describe('the Brazilian banking calendar', () => {
     expect(worst).toBe(MAX_BUSINESS_DAY_SHIFT);
   });
 
+  // localDate keeps the last day's span and startOfDay its results (a capture asks per receivable):
+  // they must answer what Intl answers, instant after instant, across daylight-saving jumps
+  it('localDate and startOfDay answer as Intl does, every 20 minutes of 2017–2019 (daylight saving on and off)', () => {
+    const intl = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
+    const wrong: string[] = [];
+    for (let t = Date.UTC(2017, 0, 1); t < Date.UTC(2020, 0, 1); t += 20 * 60_000) {
+      const at = new Date(t);
+      const want = intl.format(at);
+      if (localDate(at) !== want) wrong.push(`${at.toISOString()}: ${localDate(at)} (Intl: ${want})`);
+      // the first instant of the day it falls on is not after it, and the instant before that is on another day
+      const start = startOfDay(want).getTime();
+      if (start > t || intl.format(new Date(start - 1)) === want) wrong.push(`${at.toISOString()}: day ${want} starts at ${new Date(start).toISOString()}`);
+    }
+    expect(wrong).toEqual([]);
+    // going back and forth between days (the kept span is the last day asked for)
+    expect(localDate(new Date('2018-11-04T02:59:59.999Z'))).toBe('2018-11-03');
+    expect(localDate(new Date('2018-11-04T03:00:00Z'))).toBe('2018-11-04');
+    expect(localDate(new Date('2019-02-17T01:30:00Z'))).toBe('2019-02-16'); // daylight saving ended at local midnight: 23:30 again
+    expect(localDate(new Date('2019-02-17T02:30:00Z'))).toBe('2019-02-16');
+    expect(localDate(new Date('2019-02-17T03:00:00Z'))).toBe('2019-02-17');
+    expect(() => localDate(new Date(NaN))).toThrow(RangeError);
+  });
+
   it('counts calendar days until a settlement day, 0 once due', () => {
     const now = new Date('2026-01-15T12:00:00Z');
     expect(calendarDaysUntil(startOfDay('2026-02-18'), now)).toBe(34);
