@@ -38,6 +38,19 @@ describe('mpay trigger', () => {
     expect(logged(), `no new delivery logged for ${event}`).toBeGreaterThan(before);
   }, 60_000);
 
+  it('payment_link.paid names the charge the checkout made (its receipt_id), not the link', () => {
+    const r = home.run(['trigger', 'payment_link.paid', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = r.json() as { created: { kind: string; id: string; detail?: string }[] };
+    const link = created.find((c) => c.kind === 'payment_link')!;
+    const paid = created.find((c) => c.kind === 'checkout_payment')!;
+    expect(paid.id).not.toBe(link.id);
+    const charge = home.run(['charges', 'get', paid.id, '-o', 'json']);
+    expect(charge.code, charge.stderr).toBe(0);
+    expect(charge.json()).toMatchObject({ id: paid.id, amount: 2_500, status: 'captured' });
+    expect(paid.detail).toBe('paid through the hosted checkout: captured');
+  }, 60_000);
+
   it('an unknown event is a usage error naming the allowed ones', () => {
     const r = home.run(['trigger', 'charge.exploded']);
     expect(r.code).toBe(2);

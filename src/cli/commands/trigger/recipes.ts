@@ -4,8 +4,10 @@
  * recorded in `made` so the command can print them.
  */
 import { randomUUID } from 'node:crypto';
+import type { BodyOf, DataOf } from '../../../contract/endpoint.js';
 import type { EventName } from '../../../contract/events.js';
-import type { MpayClient } from '../../../sdk/client.js';
+import type { MpayClient, Operation } from '../../../sdk/client.js';
+import type { DocumentType } from '../../../domain/onboarding.js';
 import { TEST_CARDS } from '../../../domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { settledAfterDays } from '../../../domain/calendar.js';
@@ -20,8 +22,8 @@ export interface Made {
   detail?: string;
 }
 
-type Charge = { id: string; status: string; failure_code?: string | null };
-type Sub = { id: string; status: string; wallet_id: string };
+type Charge = DataOf<Operation<'charges.get'>>;
+type Sub = DataOf<Operation<'submerchants.get'>>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -71,12 +73,12 @@ export class Maker {
     return { name: 'Ana Souza (mpay trigger)', email: 'trigger@example.com', tax_id: randomCpf(), phone: '+5511987654321', type: 'individual' as const };
   }
 
-  private chargeBody(amount: number, method: 'credit_card' | 'pix', details: Record<string, unknown>) {
+  /** A charge of this trigger; `payment` is the payment_method and its payment_details. */
+  private chargeBody<P extends { payment_method: 'credit_card' | 'pix' }>(amount: number, payment: P) {
     return {
       amount,
-      payment_method: method,
-      payment_details: details,
-      product_type: 'digital',
+      ...payment,
+      product_type: 'digital' as const,
       customer: this.customer(),
       items: [{ name: `mpay trigger ${this.run}`, quantity: 1, unit_price: amount, tangible: false }],
       metadata: { mpay_trigger: this.run },
@@ -87,16 +89,17 @@ export class Maker {
   async cardCharge(o: { number?: string; amount?: number; installments?: number } = {}): Promise<Charge> {
     const amount = o.amount ?? 10_000;
     const token = await this.token(o.number);
-    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, 'credit_card', { token, installments: o.installments ?? 1 }) as never })).data as Charge;
+    const payment = { payment_method: 'credit_card', payment_details: { token, installments: o.installments ?? 1 } } as const;
+    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, payment) })).data;
     const final = c.status === 'pending'
-      ? await this.until(`charge ${c.id}`, async () => (await this.client.call('charges.get', { params: { id: c.id } })).data as Charge, (x) => x.status !== 'pending')
+      ? await this.until(`charge ${c.id}`, async () => (await this.client.call('charges.get', { params: { id: c.id } })).data, (x) => x.status !== 'pending')
       : c;
     this.add('charge', c.id, `card, ${amount} cents${o.installments ? ` in ${o.installments} installments` : ''}: ${final.status}${final.failure_code ? ` (${final.failure_code})` : ''}`);
     return final;
   }
 
   async pixCharge(amount = 5_000): Promise<Charge> {
-    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, 'pix', {}) as never })).data as Charge;
+    const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, { payment_method: 'pix', payment_details: {} }) })).data;
     this.add('charge', c.id, `PIX, ${amount} cents: ${c.status}`);
     return c;
   }
@@ -122,25 +125,19 @@ export class Maker {
       await this.client.call('submerchants.create', {
         body: samplePfSubmerchant('trigger', this.run, randomCpf()),
       })
-    ).data as Sub;
+    ).data;
     this.add('submerchant', s.id, `pf: ${s.status}`);
     return s;
   }
 
-  async document(subId: string, type: string): Promise<{ id: string; status: string }> {
+  async document(subId: string, type: DocumentType): Promise<{ id: string; status: string }> {
     const form = await fileForm(tinyPng(), `${type}.png`, 'image/png');
-    const u = (await this.client.call('submerchants.upload', { params: { id: subId }, rawBody: form })).data as {
-      url: string;
-      key: string;
-      fileName: string;
-      fileSize: number;
-      mimeType: string;
-    };
+    const u = (await this.client.call('submerchants.upload', { params: { id: subId }, rawBody: form })).data;
     this.add('file', u.key, `${type}.png uploaded`);
     const d = (
       await this.client.call('submerchants.documents.create', {
         params: { id: subId },
-        body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType } as never,
+        body: { type, file_url: u.url, file_name: u.fileName, file_size: u.fileSize, mime_type: u.mimeType },
       })
     ).data;
     this.add('document', d.id, `${type}: ${d.status}`);
@@ -159,14 +156,14 @@ export class Maker {
     this.add('address', a.id);
     const { REQUIRED_DOCUMENTS } = await import('../../../domain/onboarding.js');
     for (const t of REQUIRED_DOCUMENTS.pf) await this.document(s.id, t);
-    const now = (await this.client.call('submerchants.get', { params: { id: s.id } })).data as Sub;
+    const now = (await this.client.call('submerchants.get', { params: { id: s.id } })).data;
     if (now.status !== 'under_review') throw new CliError(`submerchant ${s.id} is ${now.status}, not under_review, with every document in`, EXIT.refused);
     return now;
   }
 
   async review(subId: string, decision: 'approve' | 'reject'): Promise<void> {
-    const body = decision === 'approve' ? { decision } : { decision, notes: 'mpay trigger: rejected on purpose' };
-    const r = (await this.client.call('sandbox.submerchants.review', { params: { id: subId }, body: body as never })).data;
+    const body: BodyOf<Operation<'sandbox.submerchants.review'>> = decision === 'approve' ? { decision } : { decision, notes: 'mpay trigger: rejected on purpose' };
+    const r = (await this.client.call('sandbox.submerchants.review', { params: { id: subId }, body })).data;
     this.add('review', subId, `${decision}: ${r.status}`);
   }
 
@@ -174,9 +171,7 @@ export class Maker {
   async withdrawal(amount: number, wait: boolean): Promise<{ id: string; status: string }> {
     const m = await this.me();
     if (m.pin_enabled && !this.env.MPAY_PIN) throw new CliError('the merchant has a transaction PIN: set MPAY_PIN to trigger withdrawal events', EXIT.usage);
-    const adj = (await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount, description: `mpay trigger ${this.run}` } })).data as {
-      id?: string;
-    };
+    const adj = (await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount, description: `mpay trigger ${this.run}` } })).data;
     this.add('wallet_adjustment', adj.id ?? m.wallet_id, `credit ${amount} cents to the merchant wallet`);
     const rcp = (
       await this.client.call('recipients.put', {
@@ -197,9 +192,7 @@ export class Maker {
       })
     ).data;
     const final = wait
-      ? await this.until(`withdrawal ${w.id}`, async () => (await this.client.call('withdrawals.get', { params: { id: w.id } })).data as { id: string; status: string }, (x) =>
-          ['completed', 'failed'].includes(x.status),
-        )
+      ? await this.until(`withdrawal ${w.id}`, async () => (await this.client.call('withdrawals.get', { params: { id: w.id } })).data, (x) => ['completed', 'failed'].includes(x.status))
       : w;
     this.add('withdrawal', w.id, `${amount} cents: ${final.status}`);
     return final;
@@ -223,12 +216,13 @@ export class Maker {
         params: { id: link.id },
         body: { attempt_id: `mpay-trigger-${this.run}`, payment_method: 'credit_card', amount: link.amount, token, installments: 1, customer: { name, email, tax_id, phone } },
       })
-    ).data as { charge_id?: string; id?: string; status?: string };
-    this.add('checkout_payment', p.charge_id ?? p.id ?? link.id, `paid through the hosted checkout: ${p.status ?? 'ok'}`);
+    ).data;
+    // receipt_id is the charge the payment made (GET /v1/charges/{id} finds it)
+    this.add('checkout_payment', p.receipt_id, `paid through the hosted checkout: ${p.status}`);
   }
 
-  async anticipation(body: Record<string, unknown>): Promise<{ id: string; status: string }> {
-    const a = (await this.client.call('anticipations.create', { body: body as never })).data;
+  async anticipation(body: BodyOf<Operation<'anticipations.create'>>): Promise<{ id: string; status: string }> {
+    const a = (await this.client.call('anticipations.create', { body })).data;
     this.add('anticipation', a.id, `${a.status}${a.refusal_reason ? `: ${a.refusal_reason}` : ''}`);
     return a;
   }
