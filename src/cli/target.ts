@@ -112,6 +112,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   const dataDir = resolve(io.cwd, g.dataDir ?? env.MPAY_DATA_DIR ?? profile.data_dir ?? defaultDataDir(env));
   const { openRuntime } = await import('../server/runtime.js');
   const { EmbeddedTransport } = await import('../sdk/embeddedTransport.js');
+  const { inProcessHandler } = await import('../server/inProcess.js');
   let runtime: Runtime;
   try {
     runtime = await openRuntime({ dataDir, publicBaseUrl: EMBEDDED_ORIGIN });
@@ -130,7 +131,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
     if (!g.quiet) io.err(`Created sandbox credentials in profile "${profileName}" for ${dataDir}\n`);
   }
   const client = new MpayClient({
-    transport: new EmbeddedTransport(runtime.app.fetch, `embedded:${dataDir}`, EMBEDDED_ORIGIN),
+    transport: new EmbeddedTransport(runtime.app.fetch, `embedded:${dataDir}`, EMBEDDED_ORIGIN, inProcessHandler(runtime.app, EMBEDDED_ORIGIN)),
     publicKey,
     secretKey,
     userAgent: 'mpay-cli',

@@ -10,11 +10,13 @@
  *   await sandbox.close();
  */
 import { openRuntime } from '../server/runtime.js';
+import { inProcessHandler } from '../server/inProcess.js';
 import { EmbeddedTransport } from './embeddedTransport.js';
 import type { Transport } from './transport.js';
 
 /** Opens the embedded service on a data directory and returns a transport to it. */
 export async function openEmbedded(dataDir: string): Promise<{ transport: Transport; close(): Promise<void> }> {
   const rt = await openRuntime({ dataDir });
-  return { transport: new EmbeddedTransport(rt.app.fetch, `embedded:${dataDir}`), close: () => rt.close() };
+  const origin = 'http://127.0.0.1:4010';
+  return { transport: new EmbeddedTransport(rt.app.fetch, `embedded:${dataDir}`, origin, inProcessHandler(rt.app, origin)), close: () => rt.close() };
 }

@@ -1,10 +1,16 @@
 import { progressChunks, type Transport, type TransportRequest, type TransportResponse } from './transport.js';
 
 export type FetchHandler = (req: Request) => Response | Promise<Response>;
+/**
+ * Answers a request without Web Request and Response objects (the service's own in-process
+ * path), or gives undefined for the requests it leaves to the FetchHandler.
+ */
+export type DirectHandler = (req: TransportRequest) => Promise<TransportResponse> | undefined;
 
 /**
  * Calls the service's request handler in-process: the same Request and Response objects an
- * HTTP server would see, without a socket.
+ * HTTP server would see, without a socket; or, when given one, the service's direct handler,
+ * which answers the same bytes without building them.
  */
 export class EmbeddedTransport implements Transport {
   constructor(
@@ -12,9 +18,12 @@ export class EmbeddedTransport implements Transport {
     readonly target: string = 'embedded',
     /** origin the embedded app believes it is served at (links it hands out) */
     private readonly origin: string = 'http://127.0.0.1:4010',
+    private readonly direct?: DirectHandler,
   ) {}
 
   async send(req: TransportRequest): Promise<TransportResponse> {
+    const answer = this.direct?.(req);
+    if (answer) return answer;
     let body: BodyInit | undefined = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body);
     if (req.onBodyProgress && req.body instanceof Uint8Array) {
       // a pull stream: each chunk is reported when the handler reads it

@@ -415,7 +415,7 @@ export function createApp(deps: AppDeps): App {
         }
       }
       const result = await handler(ctx, { params, query: query as never, body: body as never, page });
-      if (result instanceof Response) {
+      if (isWebResponse(result)) {
         const keep = { status: result.status, body: idemKey ? await result.clone().text() : '' };
         return { value: { status: result.status, headers: {}, body: '', response: result }, keep };
       }
@@ -533,6 +533,15 @@ function honoRequest(c: Context<Env>): CoreRequest {
     gone: () => clientGone(c),
     bodyLeftUnread: () => bodyLeftUnread(c),
   };
+}
+
+/**
+ * A handler's answer that is a Web Response (a file download), told apart without touching the
+ * global `Response`: its first use loads Node's fetch implementation (~20 ms), which an
+ * embedded command answered in-process never needs.
+ */
+function isWebResponse(x: unknown): x is Response {
+  return typeof x === 'object' && x !== null && (x as { [Symbol.toStringTag]?: unknown })[Symbol.toStringTag] === 'Response';
 }
 
 /** The pipeline's answer as a Web Response (for Hono). */

@@ -31,6 +31,11 @@ export function nestedDeeperThan(bytes: Uint8Array, max: number): boolean {
 const tooLarge = (max: number) => new ApiError('payload_too_large', `Request body is larger than ${max} bytes`);
 const declaredOver = (contentLength: string | null | undefined, max: number) => Number(contentLength ?? NaN) > max;
 
+/** A body already in memory (an in-process request), under the same limit and the same 413. */
+export function capInMemory(bytes: Uint8Array, contentLength: string | undefined, max: number): Promise<Uint8Array> {
+  return declaredOver(contentLength, max) || bytes.byteLength > max ? Promise.reject(tooLarge(max)) : Promise.resolve(bytes);
+}
+
 /** Reads a request body up to `max` bytes; past that a 413, without reading the rest. */
 export async function readCapped(req: Request, max: number): Promise<Uint8Array> {
   if (declaredOver(req.headers.get('content-length'), max)) throw tooLarge(max);

@@ -43,6 +43,14 @@ describe('start-up loads only what a command uses', () => {
     for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
       expect(heavy(mods, new RegExp(marker)), marker).toEqual([]);
     }
+    // nor Node's own fetch (Web Request/Response): ~20 ms of every embedded command's start-up
+    expect(mods).not.toContain('builtin:undici');
+  });
+
+  it('the trace sees the built-in fetch when a command uses it', () => {
+    // a route that is not an API endpoint goes through Hono (Web Request): the marker above is not blind
+    const mods = loaded(['api', 'GET', '/openapi.json'], 'openapi');
+    expect(mods).toContain('builtin:undici');
   });
 
   it('a remote read loads nothing only the embedded server needs, nor undici', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationError, AuthenticationError, ApiError, ConnectionError, type Transport } from '../../src/sdk/index.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
+import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
@@ -16,6 +17,8 @@ afterAll(async () => {
 
 const transports: Record<string, () => Transport> = {
   embedded: () => new EmbeddedTransport(env.rt.app.fetch),
+  // what the CLI and mpay/embedded use: API endpoints answered without Web Request/Response
+  'embedded (in-process)': () => new EmbeddedTransport(env.rt.app.fetch, 'embedded', 'http://127.0.0.1:4010', inProcessHandler(env.rt.app, 'http://127.0.0.1:4010')),
   http: () => new HttpTransport(server.url),
 };
 
