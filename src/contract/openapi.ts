@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoints, type AnyEndpoint } from './index.js';
 import { errorEnvelope, pagination } from './common.js';
 import { ERROR_STATUS } from './errors.js';

@@ -2,7 +2,7 @@
  * Build step: turns the contract's endpoint table into the CLI's operation specs (JSON), so
  * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoints, type AnyEndpoint } from '../../contract/index.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';

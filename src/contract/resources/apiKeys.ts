@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { listQuery, nonEmpty, timestamp, uuid, qBool } from '../common.js';
 import { isIP } from 'node:net';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { chargeCents } from './charges.js';

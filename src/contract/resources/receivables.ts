@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { listQuery, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';

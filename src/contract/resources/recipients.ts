@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { checkPixKey, PIX_KEY_TYPES } from '../../domain/pix.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { cents, centsString, isoDate, isoDateTime, listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { statusesOf } from '../../domain/lifecycle.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { listQuery, qEnum, timestamp, uuid } from '../common.js';
 import { EVENT_NAMES } from '../events.js';
