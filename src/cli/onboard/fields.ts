@@ -3,7 +3,7 @@
  * the rules the server applies (the contract's zod schemas and the pure rules of src/domain),
  * so a mistake is caught while the user is still on the field. Loaded only by the onboarding.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
 import { birthDateProblem, normalizeTaxId, UFS } from '../../domain/brazil.js';
 import { parseBRL } from '../../domain/money.js';
