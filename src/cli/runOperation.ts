@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { OperationId } from '../sdk/client.js';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
 import { CliError, EXIT, reportError, usage } from './errors.js';
 import { IRREVERSIBLE, confirmOrCancel, mayConfirm, noteSecretsShownOnce } from './confirm.js';
@@ -196,11 +197,11 @@ export async function runOperation(inv: Invocation): Promise<number> {
     if (irreversible(spec)) await confirmIrreversible(inv, target, req);
     const format = resolveFormat(g, io);
     const paint = await painter(g, io);
-    const call = (query: Record<string, unknown>) =>
-      target!.client.call(spec.id as never, {
+    const call = (query: Record<string, string | number | boolean>) =>
+      target!.client.callById(spec.id, {
         params: req.params,
-        query: query as never,
-        body: req.body as never,
+        query,
+        body: req.body,
         rawBody,
         idempotencyKey: g.idempotencyKey,
       });
@@ -229,7 +230,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
     }
     if (spec.raw) return await download(inv, target, req.params);
     const r = await call(req.query);
-    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     noteSecretsShownOnce(io, g.quiet, r.data);
     if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
@@ -244,7 +245,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
 }
 
 async function download(inv: Invocation, target: Target, params: Record<string, string>): Promise<number> {
-  const r = await target.client.download(inv.spec.id as never, params);
+  const r = await target.client.download(inv.spec.id, params);
   const out = inv.opts.out;
   if (typeof out === 'string') {
     const path = resolve(inv.io.cwd, out);
@@ -264,7 +265,7 @@ async function download(inv: Invocation, target: Target, params: Record<string, 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** --wait: polls the record until its status leaves pending; a failed record exits 1. */
-async function waitFor(inv: Invocation, target: Target, first: Record<string, unknown>, o: PrintOptions): Promise<number> {
+async function waitFor(inv: Invocation, target: Target, waitWith: OperationId, first: Record<string, unknown>, o: PrintOptions): Promise<number> {
   const { io, globals: g } = inv;
   const timeoutS = Number(inv.opts.timeout ?? 300);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${inv.opts.timeout}'`);
@@ -281,7 +282,7 @@ async function waitFor(inv: Invocation, target: Target, first: Record<string, un
       shown = true;
     }
     await sleep(500);
-    rec = (await target.client.call(inv.spec.waitWith as never, { params: { id: String(rec.id) } })).data as Record<string, unknown>;
+    rec = (await target.client.callById(waitWith, { params: { id: String(rec.id) } })).data as Record<string, unknown>;
   }
   await printData(io, rec, o);
   if (rec.status === 'failed') {

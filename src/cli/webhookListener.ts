@@ -7,7 +7,7 @@
  * It reports what happens as typed events, either through EventEmitter listeners
  * ('received', 'forwarded', 'error') or as an async iterator of `ListenEvent`s:
  *
- *   const l = await startListener({ call, events: ['charge.captured'], forwardTo: 'http://localhost:3000/hooks' });
+ *   const l = await startListener({ client, events: ['charge.captured'], forwardTo: 'http://localhost:3000/hooks' });
  *   for await (const ev of l) if (ev.type === 'received') console.log(ev.event?.type, ev.verified);
  *
  * An 'error' event is only emitted to EventEmitter listeners when there is at least one, so an
@@ -23,17 +23,14 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
 import { WEBHOOK_USER_AGENT } from '../contract/events.js';
+import type { MpayClient } from '../sdk/client.js';
 
-/** The client side of an API call: method, path, JSON body → the response envelope. */
-export type ApiCall = (
-  method: string,
-  path: string,
-  body?: unknown,
-) => Promise<{ success: boolean; message?: string; error?: string; data?: unknown }>;
+/** What the listener needs of the SDK client: answers whatever their status (it reports refusals itself). */
+export type ListenerClient = Pick<MpayClient, 'exchange'>;
 
 export interface ListenOptions {
-  /** how to reach the service (the CLI passes its SDK client) */
-  call: ApiCall;
+  /** how to reach the service: the CLI's SDK client */
+  client: ListenerClient;
   /** event names to subscribe to; default ['*'] */
   events?: string[];
   /** interface to listen on; default 127.0.0.1 */
@@ -234,7 +231,7 @@ export class WebhookListener extends EventEmitter {
       });
       let failure: Error | null = null;
       try {
-        const r = await this.opts.call('DELETE', `/v1/postbacks/endpoints/${this.endpointId}`);
+        const r = (await this.opts.client.exchange('webhookEndpoints.delete', { params: { id: this.endpointId } })).envelope;
         if (!r.success && r.error !== 'not_found') failure = new Error(`could not delete webhook endpoint ${this.endpointId}: ${r.message ?? r.error}`);
       } catch (e) {
         failure = new Error(`could not delete webhook endpoint ${this.endpointId}: ${describe(e)}`);
@@ -293,14 +290,14 @@ export async function startListener(opts: ListenOptions): Promise<WebhookListene
   const url = `http://${h}:${addr.port}/`;
   const registeredUrl = opts.publicUrl ?? url;
   const events = opts.events?.length ? opts.events : ['*'];
-  let created: { success: boolean; message?: string; error?: string; data?: unknown };
+  let created;
   try {
-    created = await opts.call('POST', '/v1/postbacks/endpoints', { url: registeredUrl, events });
+    created = (await opts.client.exchange('webhookEndpoints.create', { body: { url: registeredUrl, events } })).envelope;
   } catch (e) {
     await new Promise<void>((r) => server.close(() => r()));
     throw e;
   }
-  const data = created.data as { id?: string; secret?: string; events?: string[] } | undefined;
+  const data = created.data;
   if (!created.success || !data?.id || !data.secret) {
     await new Promise<void>((r) => server.close(() => r()));
     throw new Error(`could not register a webhook endpoint for ${registeredUrl}: ${created.message ?? created.error ?? 'no secret returned'}`);

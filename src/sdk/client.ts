@@ -52,6 +52,35 @@ export interface CallOptions<I extends OperationId> {
   headers?: Record<string, string>;
 }
 
+/**
+ * The input of an operation whose id is known only at run time (any OperationId, e.g. a
+ * command line's generic runner): the service validates the body and query, as for any caller.
+ */
+export interface AnyCallOptions {
+  params?: Record<string, string>;
+  query?: RequestOptions['query'];
+  body?: unknown;
+  rawBody?: RawBody;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * What `callById` and `exchange` take: for an id written in the code (a literal, or a union of
+ * some), that operation's CallOptions, checked; for an id of type OperationId (known only at run
+ * time), AnyCallOptions.
+ */
+export type CallByIdOptions<I extends OperationId> = [OperationId] extends [I] ? AnyCallOptions : CallOptions<I>;
+
+/** An operation's answer whatever its status: the envelope as far as the body is one. */
+export interface Exchange<T> {
+  status: number;
+  headers: Record<string, string>;
+  /** the JSON envelope; empty ({}) when the body is not a JSON object */
+  envelope: Partial<Envelope<T>>;
+  requestId?: string;
+}
+
 export interface RawBody {
   bytes: Uint8Array;
   contentType: string;
@@ -181,17 +210,43 @@ export class MpayClient {
     return { bytes: res.body, contentType: res.headers['content-type'], fileName };
   }
 
+  /** The request of an operation: its method, its path with the params filled in, its credentials. */
+  private requestOf(id: OperationId, opts: AnyCallOptions): { method: string; path: string; options: RequestOptions } {
+    const { e, path } = this.resolve(id, opts.params);
+    return {
+      method: e.method,
+      path,
+      options: { query: opts.query, body: opts.body, rawBody: opts.rawBody, idempotencyKey: opts.idempotencyKey, headers: opts.headers, auth: e.auth },
+    };
+  }
+
   /** Calls an operation of the contract by id, e.g. call('apiKeys.create', { body: { name } }). */
   async call<I extends OperationId>(id: I, opts: CallOptions<I> = {} as CallOptions<I>): Promise<Result<DataOf<Operation<I>>>> {
-    const { e, path } = this.resolve(id, opts.params);
-    return this.request(e.method, path, {
-      query: opts.query as RequestOptions['query'],
-      body: opts.body,
-      rawBody: opts.rawBody,
-      idempotencyKey: opts.idempotencyKey,
-      headers: opts.headers,
-      auth: e.auth,
-    });
+    const r = this.requestOf(id, { ...opts, query: opts.query as RequestOptions['query'] });
+    return this.request(r.method, r.path, r.options);
+  }
+
+  /**
+   * Calls an operation whose id may be known only at run time, e.g. an id read from the
+   * contract's table: `callById(spec.id, { params, body })`. With an id written in the code it
+   * is `call` (the input is checked against that operation); with an OperationId the input is
+   * AnyCallOptions and the answer the union of the operations' data.
+   */
+  async callById<I extends OperationId>(id: I, opts: CallByIdOptions<I> = {}): Promise<Result<DataOf<Operation<I>>>> {
+    const r = this.requestOf(id, opts);
+    return this.request(r.method, r.path, r.options);
+  }
+
+  /**
+   * Calls an operation and returns its answer whatever the status (no error is thrown for a
+   * refusal): for a caller that reports refusals itself, e.g. a webhook listener registering its
+   * endpoint. Network failures still throw.
+   */
+  async exchange<I extends OperationId>(id: I, opts: CallByIdOptions<I> = {}): Promise<Exchange<DataOf<Operation<I>>>> {
+    const r = this.requestOf(id, opts);
+    const res = await this.raw(r.method, r.path, r.options);
+    const envelope: Partial<Envelope<DataOf<Operation<I>>>> = typeof res.body === 'object' && res.body !== null ? res.body : {};
+    return { status: res.status, headers: res.headers, envelope, requestId: res.requestId };
   }
 
   /** Walks every page of a list operation. */

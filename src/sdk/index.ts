@@ -9,7 +9,7 @@
  * itself, in-process, is the separate entry 'mpay/embedded' (`openEmbedded`, src/sdk/embedded.ts).
  */
 export { MpayClient, errorFromResponse, toQueryString } from './client.js';
-export type { CallOptions, ClientOptions, Envelope, OperationId, Operation, Pagination, RawResponse, RequestOptions, Result } from './client.js';
+export type { AnyCallOptions, CallByIdOptions, CallOptions, ClientOptions, Envelope, Exchange, OperationId, Operation, Pagination, RawResponse, RequestOptions, Result } from './client.js';
 export { Tokenizer } from './tokenizer.js';
 export type { CardData, TokenizerOptions } from './tokenizer.js';
 export { ApiError, AuthenticationError, ConnectionError, MpayError, ValidationError } from './errors.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationError, AuthenticationError, ApiError, ConnectionError, type Transport } from '../../src/sdk/index.js';
+import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationError, AuthenticationError, ApiError, ConnectionError, type OperationId, type Transport } from '../../src/sdk/index.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
@@ -49,6 +49,37 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     });
     const bad = new MpayClient({ transport: transports[name]!(), publicKey: env.merchant.public_key, secretKey: 'sk_test_wrong' });
     await expect(bad.call('merchant.get')).rejects.toBeInstanceOf(AuthenticationError);
+  });
+
+  it('callById: an id known only at run time calls its operation; a known id keeps its types', async () => {
+    const ids: OperationId[] = ['apiKeys.create', 'apiKeys.list'];
+    const [create, list] = ids;
+    // an OperationId: any input (the service validates it), the union of the operations' data back
+    const made = await client().callById(create!, { body: { name: `by-id-${name}` } });
+    expect(made.status).toBe(201);
+    expect(made.data).toMatchObject({ name: `by-id-${name}`, secret_key: expect.stringMatching(/^sk_test_/) });
+    await expect(client().callById(create!, { body: { name: 42 } })).rejects.toMatchObject({ name: 'ValidationError', field: 'name' });
+    const page = await client().callById(list!, { query: { per_page: 1 } });
+    expect(page.data).toHaveLength(1);
+    // an id written in the code: typed input and answer, as with call()
+    const typed = await client().callById('apiKeys.list', { query: { per_page: 1 } });
+    expect(typed.data.map((k) => k.public_key)).toHaveLength(1);
+    // @ts-expect-error a known id's body is checked: apiKeys.create takes { name: string }
+    await expect(client().callById('apiKeys.create', { body: { name: 42 } })).rejects.toBeInstanceOf(ValidationError);
+    // @ts-expect-error and so is its query
+    await expect(client().callById('apiKeys.list', { query: { per_page: 1, nope: true } })).rejects.toMatchObject({ field: 'nope' });
+  });
+
+  it('exchange answers a refusal with its envelope instead of throwing', async () => {
+    const refused = await client().exchange('apiKeys.create', { body: { name: '' } });
+    expect(refused.status).toBe(400);
+    expect(refused.envelope).toMatchObject({ success: false, error: 'validation_error' });
+    const ok = await client().exchange('apiKeys.create', { body: { name: `exchange-${name}` } });
+    expect(ok.status).toBe(201);
+    expect(ok.envelope.success).toBe(true);
+    expect(ok.envelope.data?.secret_key).toMatch(/^sk_test_/);
+    // @ts-expect-error a known id's body is checked here too
+    await client().exchange('apiKeys.create', { body: { title: 'x' } });
   });
 
   it('Tokenizer validates before sending and tokenizes with the public key', async () => {

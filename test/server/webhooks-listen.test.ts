@@ -5,25 +5,19 @@ import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { emitEvent } from '../../src/server/services/events.js';
 import { deliverDue } from '../../src/server/webhooks/worker.js';
-import { startListener, type ApiCall, type ListenEvent, type WebhookListener } from '../../src/cli/webhookListener.js';
+import { startListener, type ListenEvent, type WebhookListener } from '../../src/cli/webhookListener.js';
+import { HttpTransport, MpayClient } from '../../src/sdk/index.js';
 
 let env: TestEnv;
 let server: RunningServer;
-let call: ApiCall;
+let client: MpayClient;
 const cleanup: (() => Promise<unknown>)[] = [];
 
 beforeEach(async () => {
   env = await testEnv();
   server = await listen(env.rt, '127.0.0.1', 0);
-  // what the SDK client does: an HTTP request with the key pair, the envelope back
-  call = async (method, path, body) => {
-    const res = await fetch(server.url + path, {
-      method,
-      headers: { authorization: env.auth(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Awaited<ReturnType<ApiCall>>;
-  };
+  // the SDK client over HTTP, as the CLI passes it
+  client = new MpayClient({ transport: new HttpTransport(server.url), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key });
 });
 afterEach(async () => {
   for (const c of cleanup.splice(0).reverse()) await c().catch(() => undefined);
@@ -41,7 +35,7 @@ async function app(status = 202): Promise<Receiver> {
 }
 
 async function start(o: Partial<Parameters<typeof startListener>[0]> = {}): Promise<WebhookListener> {
-  const l = await startListener({ call, ...o });
+  const l = await startListener({ client, ...o });
   cleanup.push(() => l.close());
   return l;
 }
@@ -143,7 +137,7 @@ describe('webhooks listen library', () => {
   });
 
   it('close() deletes the endpoint, stops the receiver and ends the iteration', async () => {
-    const l = await startListener({ call });
+    const l = await startListener({ client });
     const it = l[Symbol.asyncIterator]();
     const pending = it.next();
     let closed = false;
@@ -157,7 +151,7 @@ describe('webhooks listen library', () => {
   });
 
   it('fails to start with the service message when registration is refused, leaving no port open', async () => {
-    await expect(startListener({ call, events: ['charge.paid'] })).rejects.toThrow(/charge\.paid/);
+    await expect(startListener({ client, events: ['charge.paid'] })).rejects.toThrow(/charge\.paid/);
     expect((await env.call('GET', '/v1/postbacks/endpoints')).body.pagination.total).toBe(0);
   });
 });

@@ -3,8 +3,9 @@
  * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
  */
 import * as z from 'zod';
-import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import { endpoints } from '../../contract/index.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
+import type { OperationId } from '../../sdk/client.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';
 
 type JS = {
@@ -113,9 +114,16 @@ function jsonSchema(schema: z.ZodType): JS {
   }) as JS;
 }
 
+/** The id of an operation of the contract; a name of none is an error of the contract (the build stops). */
+function operationId(name: string, where: string): OperationId {
+  const id = endpoints.find((e) => e.id === name)?.id;
+  if (id === undefined) throw new Error(`${where} names no operation of the contract: ${name}`);
+  return id;
+}
+
 export function generateSpecs(): OperationSpec[] {
   const specs: OperationSpec[] = [];
-  for (const e of endpoints as readonly AnyEndpoint[]) {
+  for (const e of endpoints) {
     if (!e.cli) continue;
     const flags: FlagSpec[] = [];
     if (e.body) {
@@ -145,7 +153,7 @@ export function generateSpecs(): OperationSpec[] {
       list: !!e.list,
       multipart: !!e.multipart,
       raw: !!e.raw,
-      waitWith: e.cli.waitWith,
+      waitWith: e.cli.waitWith === undefined ? undefined : operationId(e.cli.waitWith, `${e.id}'s cli.waitWith`),
       sandbox: !!e.sandbox,
       hasBody: !!e.body,
       params: [...e.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => m[1]!),

@@ -1,4 +1,6 @@
 /** The CLI's description of one API operation, generated at build time from the contract. */
+import type { OperationId } from '../../sdk/client.js';
+
 export type FlagType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'string[]';
 
 export interface FlagSpec {
@@ -30,7 +32,7 @@ export interface PaginationSpec {
 }
 
 export interface OperationSpec {
-  id: string;
+  id: OperationId;
   method: string;
   path: string;
   auth: 'secret' | 'public' | 'none';
@@ -46,7 +48,7 @@ export interface OperationSpec {
   /** the response is raw bytes (a download) */
   raw: boolean;
   /** `--wait`: poll this operation until the record leaves `pending` */
-  waitWith?: string;
+  waitWith?: OperationId;
   sandbox: boolean;
   hasBody: boolean;
   /** path parameters, in order: become positional arguments */

@@ -194,7 +194,7 @@ export const steps: Record<StepName, StepFn> = {
     const { startListener } = await import('../../webhookListener.js');
     const client = ctx.client;
     const l = await startListener({
-      call: async (method, path, body) => (await client.raw(method, path, { body })).body as never,
+      client,
       events: ['*'],
       port: o.webhookPort ? Number(o.webhookPort) : 0,
       publicUrl,

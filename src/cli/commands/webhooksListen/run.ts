@@ -87,7 +87,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
     let listener;
     try {
       listener = await startListener({
-        call: async (method, path, body) => (await client.raw(method, path, { body })).body as never,
+        client,
         events,
         host: o.host,
         port: o.port === undefined ? 0 : Number(o.port),
