@@ -5,7 +5,7 @@ import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, parseBasic } f
 import { isIP, type BlockList } from 'node:net';
 import { JSON_LIMIT, PUBLIC_JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
-import type { AppEnv as Env, AppDeps, Handler, Page, Principal, RequestContext } from './context.js';
+import { JsonText, type AppEnv as Env, type AppDeps, type Handler, type Page, type Principal, type RequestContext } from './context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable, type Db } from '../store/db.js';
 import { errorBody, keptAnswer, requestHash, withIdempotency, withIdempotencyInTx, type StoredResponse } from './idempotency.js';
@@ -421,6 +421,15 @@ export function createApp(deps: AppDeps): App {
       }
       const status = ctx.status ?? e.status ?? (e.method === 'POST' ? 201 : 200);
       const message = ctx.message ?? e.message;
+      const serialised = serialisedEnvelope(e.list ? (result as Page<unknown>) : result, message, e.list ? { page: pageNo, perPage } : undefined);
+      if (serialised !== undefined) {
+        // the same text JSON.stringify gives of the envelope below; the object only where it is needed
+        if (deps.validateResponses) (e.list ? listEnvelope(e.response) : envelope(e.response)).parse(JSON.parse(serialised));
+        return {
+          value: { status, headers: { 'content-type': JSON_TYPE }, body: serialised },
+          keep: { status, body: idemKey ? keptAnswer(JSON.parse(serialised) as Record<string, unknown>) : serialised },
+        };
+      }
       let out: Record<string, unknown>;
       if (e.list) {
         const p = result as Page<unknown>;
@@ -516,6 +525,29 @@ const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0
 
 function requestIdOf(given: string | undefined): string {
   return given && /^[A-Za-z0-9._-]{8,64}$/.test(given) ? given : crypto.randomUUID();
+}
+
+/**
+ * The envelope's text when the handler answered records already serialised (`JsonText`: a
+ * record, or a page of them), else undefined. Byte for byte what JSON.stringify gives of
+ * `{ success, message, data, pagination }` (no message key when there is no message).
+ */
+function serialisedEnvelope(result: unknown, message: string | undefined, list: { page: number; perPage: number } | undefined): string | undefined {
+  let data: string;
+  let pagination = '';
+  if (list) {
+    const p = result as Page<unknown>;
+    if (!p.items.length || !(p.items[0] instanceof JsonText)) return undefined;
+    data = '[';
+    for (let i = 0; i < p.items.length; i++) {
+      const item = p.items[i];
+      data += (i ? ',' : '') + (item instanceof JsonText ? item.text : JSON.stringify(item));
+    }
+    data += ']';
+    pagination = `,"pagination":${JSON.stringify({ page: list.page, perPage: list.perPage, total: p.total, totalPages: Math.ceil(p.total / list.perPage) })}`;
+  } else if (result instanceof JsonText) data = result.text;
+  else return undefined;
+  return `{"success":true,${message === undefined ? '' : `"message":${JSON.stringify(message)},`}"data":${data}${pagination}}`;
 }
 
 /** A Hono request as the pipeline sees it. */

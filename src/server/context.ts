@@ -156,7 +156,18 @@ export interface HandlerInput<E> {
   page: PageRequest;
 }
 
-export type HandlerResult<E> = E extends { list?: true } ? Page<ItemOut<E>> : ItemOut<E>;
+/**
+ * A record a handler has already serialised: `text` is exactly what JSON.stringify of the
+ * record gives. The pipeline puts it into the envelope as it is (no parse, no second
+ * stringify); it is parsed only where the object is needed (response validation, a kept
+ * Idempotency-Key answer).
+ */
+export class JsonText<T> {
+  declare readonly of?: T;
+  constructor(readonly text: string) {}
+}
+
+export type HandlerResult<E> = E extends { list?: true } ? Page<ItemOut<E>> | Page<JsonText<ItemOut<E>>> : ItemOut<E> | JsonText<ItemOut<E>>;
 
 export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | Response>;
 

@@ -1,7 +1,7 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { chargeRecord, createCharge, loadCharge, payPixCharge, refundCharge, refundRecord } from '../services/charges.js';
+import { chargeJson, createCharge, loadCharge, payPixCharge, refundCharge, refundRecord } from '../services/charges.js';
 import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
@@ -13,11 +13,11 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     return c;
   },
 
-  'charges.get': async (ctx, { params }) => chargeRecord(await loadCharge(ctx.db, ctx.merchantId, params.id)),
+  'charges.get': async (ctx, { params }) => chargeJson(await loadCharge(ctx.db, ctx.merchantId, params.id)),
 
   'charges.list': async (ctx, { query, page }) => {
     const { items, total } = await listCharges(ctx.db, ctx.merchantId, query, page);
-    return { items: items.map(chargeRecord), total };
+    return { items: items.map(chargeJson), total };
   },
 
   'charges.refund': async (ctx, { params, body }) => {

@@ -18,7 +18,7 @@ import { ACQUIRER_UNAVAILABLE, decideCard, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED
 import type { CardBrand } from '../../domain/brands.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { AppDeps, ServiceContext } from '../context.js';
+import { JsonText, type AppDeps, type ServiceContext } from '../context.js';
 import type { DueContext } from '../context.js';
 import { dueBatch } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
@@ -116,6 +116,36 @@ export function chargeRecord(r: ChargeRow): Charge {
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
+}
+
+/**
+ * The JSON text of a charge's record (`JSON.stringify(chargeRecord(row))`), remembered per
+ * charge while every column of its row reads the same: a charge read again unchanged (a GET
+ * polled for its status, a list page served again) is not parsed and serialised again. The
+ * row is still read from the store each time; any column that differs (another process's
+ * write included) makes the text again.
+ */
+const recordTexts = new Map<string, { row: ChargeRow; text: string }>();
+const MAX_RECORD_TEXTS = 2_000;
+
+export function chargeJson(r: ChargeRow): JsonText<Charge> {
+  const known = recordTexts.get(r.id);
+  if (known && sameColumns(known.row, r)) return new JsonText(known.text);
+  const text = JSON.stringify(chargeRecord(r));
+  if (recordTexts.size >= MAX_RECORD_TEXTS) recordTexts.clear();
+  recordTexts.set(r.id, { row: r, text });
+  return new JsonText(text);
+}
+
+/** Same columns, same values (primitives as read; a value that is an object never compares equal). */
+function sameColumns(a: ChargeRow, b: ChargeRow): boolean {
+  let n = 0;
+  for (const k in b) {
+    if (a[k as keyof ChargeRow] !== b[k as keyof ChargeRow]) return false;
+    n++;
+  }
+  for (const _ in a) n--;
+  return n === 0;
 }
 
 export interface ReceivableRow {
