@@ -515,10 +515,11 @@ export function createApp(deps: AppDeps): App {
 
 const EMPTY = new Uint8Array(0);
 /**
- * Endpoints whose handler writes only through `ctx.db`, in one transaction, and does nothing
+ * Endpoints whose handler writes only through `ctx.db`, in one transaction, does nothing
  * before it that a concurrent request with the same Idempotency-Key must not also do (reads,
- * validation): their key is claimed inside that transaction (`withIdempotencyInTx`), one
- * transaction and one group commit fewer per request.
+ * validation), and after it only builds its answer: their key is claimed, and their answer
+ * kept, inside that transaction (`withIdempotencyInTx`): one transaction and one group commit
+ * per request instead of three.
  */
 const CLAIM_IN_HANDLER_TX = new Set<string>(['charges.create']);
 const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };

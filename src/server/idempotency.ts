@@ -1,4 +1,4 @@
-import { UniqueViolation, type Db, type Queryable } from '../store/db.js';
+import { StoreUnavailable, UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import type { AppDeps, DueContext } from './context.js';
 import { ApiError } from './errors.js';
 
@@ -89,14 +89,11 @@ const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash,
          VALUES (?, ?, ?, 'processing', ?, ?, ?)`;
 
 export async function completeKey(deps: AppDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
-  await deps.db.run(
-    `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`,
-    [res.status, res.body, merchantId, key],
-  );
+  await deps.db.run(COMPLETE_SQL, [res.status, res.body, merchantId, key]);
 }
 
 export async function releaseKey(deps: AppDeps, merchantId: string, key: string): Promise<void> {
-  await deps.db.run(`DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`, [merchantId, key]);
+  await deps.db.run(RELEASE_SQL, [merchantId, key]);
 }
 
 /**
@@ -189,54 +186,132 @@ export async function purgeExpiredKeys(ctx: Pick<DueContext, 'deps' | 'merchantI
 }
 
 /**
+ * How long the handler's transaction waits, once its work is done, for the answer to keep
+ * (ms). The answer is normally ready within the same turn of the event loop (the handler's
+ * remaining code is pure); past this the transaction commits without it and the answer is
+ * kept in a transaction of its own, as for any other endpoint.
+ */
+export const ANSWER_WAIT_MS = 250;
+
+/** What the open transaction does with the claim once the run is over. */
+type Finish = { keep: StoredResponse } | { release: true } | null;
+
+/**
  * An Idempotency-Key claimed inside the handler's own transaction instead of one of its own
- * before it (`withIdempotencyInTx`): the claim and the handler's writes commit together, so a
- * POST /v1/charges is two transactions (charge + claim, then the kept answer), not three.
- * `db` is the store the handler must write through: its first transaction (or write) inserts
- * the claim first; a later one waits for the first to finish.
+ * before it (`withIdempotencyInTx`), and the answer kept in that same transaction: a POST
+ * /v1/charges is one transaction (claim, charge, kept answer), committed by one group commit.
+ *
+ * `db` is the store the handler must write through. Its first transaction inserts the claim
+ * first, runs the handler's function, and then stays open: the handler gets the function's
+ * value at once (before the COMMIT; nothing leaves the process before it, since
+ * `withIdempotencyInTx` returns only after the COMMIT), finishes its answer, and
+ * `withIdempotencyInTx` writes that answer into the still open transaction, which then
+ * commits. Should the handler use the store again before it is done, or take longer than
+ * ANSWER_WAIT_MS, the transaction commits without the answer (the claim 'processing') and the
+ * answer is kept afterwards in a transaction of its own.
  */
 class TxClaim {
-  /** the claim committed with the handler's first transaction */
-  written = false;
   /** the claim's INSERT found the key taken (another request got there first): the handler's transaction rolled back */
   lost = false;
+  /** the handler's first transaction committed (with the claim) */
+  committed = false;
+  /** the first transaction ran the handler's function and waits for the answer to keep */
+  open = false;
+  /** the answer (or the release of the claim) was written in the first transaction */
+  finishedInTx = false;
+  /** the first transaction: settles after its COMMIT */
   private first: Promise<unknown> | undefined;
+  private finisher: ((f: Finish) => void) | undefined;
+  private stopWaiting = false;
   readonly db: Db;
 
   constructor(deps: AppDeps, merchantId: string, key: string, hash: string) {
     const base = deps.db;
-    const claimed = <T>(fn: (q: Queryable) => Promise<T>) => async (q: Queryable): Promise<T> => {
-      try {
-        await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
-      } catch (e) {
-        if (e instanceof UniqueViolation) this.lost = true;
-        throw e;
-      }
-      return fn(q);
-    };
     const tx = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
       if (this.first) {
-        const after = this.first.then(() => base.tx(fn));
-        return after;
+        this.finish(null);
+        return this.first.then(() => base.tx(fn));
       }
-      const p = base.tx(claimed(fn)).then((v) => {
-        this.written = true;
+      let handedOut = false;
+      let early!: { resolve: (v: T) => void; reject: (e: unknown) => void };
+      const value = new Promise<T>((resolve, reject) => (early = { resolve, reject }));
+      const p = base.tx(async (q) => {
+        // a store that runs the function again (PostgreSQL retrying a lost lock race) after its
+        // value went to the handler: that value may not be what commits; refuse rather than guess
+        if (handedOut) throw new StoreUnavailable('the transaction had to run again after its answer was built; retry');
+        try {
+          await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
+        } catch (e) {
+          if (e instanceof UniqueViolation) this.lost = true;
+          throw e;
+        }
+        const v = await fn(q);
+        const finished = this.stopWaiting ? null : await this.waitForFinish(() => {
+          handedOut = true;
+          early.resolve(v);
+        });
+        if (finished && 'keep' in finished) {
+          await q.run(COMPLETE_SQL, [finished.keep.status, finished.keep.body, merchantId, key]);
+          this.finishedInTx = true;
+        } else if (finished) {
+          await q.run(RELEASE_SQL, [merchantId, key]);
+          this.finishedInTx = true;
+        }
         return v;
       });
-      this.first = p;
-      return p;
+      this.commit = p.then((v) => {
+        this.committed = true;
+        if (!handedOut) early.resolve(v);
+      });
+      this.commit.catch((e) => early.reject(e));
+      this.first = this.commit.catch(() => undefined);
+      return value;
     };
     this.db = {
       dialect: base.dialect,
-      get: (sql, params) => base.get(sql, params),
-      all: (sql, params) => base.all(sql, params),
+      get: (sql, params) => (this.first ? this.after(() => base.get(sql, params)) : base.get(sql, params)),
+      all: (sql, params) => (this.first ? this.after(() => base.all(sql, params)) : base.all(sql, params)),
       run: (sql, params) => tx((q) => q.run(sql, params)),
       tx,
       close: () => base.close(),
       ...(base.changeToken ? { changeToken: () => base.changeToken!() } : {}),
     };
   }
+
+  /** The first transaction, settled after its COMMIT (rejects when it failed or its COMMIT did). */
+  commit: Promise<void> | undefined;
+
+  /** A read of the handler after its first transaction: once that one has committed (it may be waiting for the run to finish). */
+  private after<T>(read: () => Promise<T>): Promise<T> {
+    this.finish(null);
+    return this.first!.then(read);
+  }
+
+  /** Hands the value to the handler and waits (at most ANSWER_WAIT_MS) for what to write before the COMMIT. */
+  private waitForFinish(handOut: () => void): Promise<Finish> {
+    return new Promise<Finish>((resolve) => {
+      const timer = setTimeout(() => this.finish(null), ANSWER_WAIT_MS);
+      this.finisher = (f) => {
+        clearTimeout(timer);
+        this.open = false;
+        resolve(f);
+      };
+      this.open = true;
+      handOut();
+    });
+  }
+
+  /** What the open transaction writes before its COMMIT: the answer, the release of the claim, or nothing (null). */
+  finish(f: Finish): void {
+    this.stopWaiting = true;
+    const finisher = this.finisher;
+    this.finisher = undefined;
+    finisher?.(f);
+  }
 }
+
+const COMPLETE_SQL = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`;
+const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`;
 
 /** Stores a kept answer under a key no transaction claimed (the run wrote nothing): false when the key was taken meanwhile. */
 async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
@@ -260,10 +335,13 @@ async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, has
 /**
  * `withIdempotency` for a run whose writes all go through the store it is given, in
  * transactions (no write outside one, nothing done before its first transaction that a
- * concurrent request with the same key must not also do): the key is claimed in the run's
- * first transaction rather than in one of its own. Same outcomes as `withIdempotency`: a key
- * already known (kept answer, another request, expired, abandoned) goes the usual way; a run
- * that loses the race for the key is rolled back and waits for the winner's answer.
+ * concurrent request with the same key must not also do, nothing after it but building the
+ * answer): the key is claimed in the run's first transaction, and the answer kept in it too
+ * (see TxClaim), rather than in transactions of their own. Same outcomes as `withIdempotency`:
+ * a key already known (kept answer, another request, expired, abandoned) goes the usual way; a
+ * run that loses the race for the key is rolled back and waits for the winner's answer. It
+ * returns only once the transaction holding the run's writes, its key and its answer has
+ * committed (the answer is sent after that).
  */
 export async function withIdempotencyInTx<T>(
   deps: AppDeps,
@@ -281,15 +359,29 @@ export async function withIdempotencyInTx<T>(
     out = await run(claim.db);
   } catch (err) {
     if (claim.lost) return usual();
-    if (claim.written) {
-      if (err instanceof ApiError && keepsAnswer(err)) await completeKey(deps, merchantId, key, { status: err.status, body: errorBody(err) });
-      else await releaseKey(deps, merchantId, key).catch(() => undefined);
-    } else if (err instanceof ApiError && keepsAnswer(err)) {
-      if (!(await keepUnclaimed(deps, merchantId, key, hash, { status: err.status, body: errorBody(err) }))) return usual();
+    const kept = err instanceof ApiError && keepsAnswer(err) ? { status: err.status, body: errorBody(err) } : undefined;
+    if (claim.open) {
+      // the handler failed after its transaction's work: the claim is finished in that transaction
+      claim.finish(kept ? { keep: kept } : { release: true });
+      await claim.commit;
+      throw err;
     }
+    if (claim.commit) await claim.commit.catch(() => undefined);
+    if (claim.committed) {
+      if (!claim.finishedInTx) {
+        if (kept) await completeKey(deps, merchantId, key, kept);
+        else await releaseKey(deps, merchantId, key).catch(() => undefined);
+      }
+    } else if (kept && !(await keepUnclaimed(deps, merchantId, key, hash, kept))) return usual();
     throw err;
   }
-  if (claim.written) await completeKey(deps, merchantId, key, out.keep);
-  else if (!(await keepUnclaimed(deps, merchantId, key, hash, out.keep))) return usual();
+  if (claim.open) {
+    // the answer goes out only once the transaction that holds the charge, its key and this answer is on disk
+    claim.finish({ keep: out.keep });
+    await claim.commit;
+  } else if (claim.commit) await claim.commit.catch(() => undefined);
+  if (claim.committed) {
+    if (!claim.finishedInTx) await completeKey(deps, merchantId, key, out.keep);
+  } else if (!(await keepUnclaimed(deps, merchantId, key, hash, out.keep))) return usual();
   return { replayed: false, value: out.value };
 }

@@ -1,10 +1,12 @@
 /**
- * kill -9 loop: 8 writer processes create card charges on one data directory (real disk);
- * each iteration SIGKILLs one of them (round robin) mid-stream and starts a new one in its
- * place. After every kill: PRAGMA integrity_check is ok and every write acknowledged to the
- * killed writer (its id appended and fsync'd to a side file after the 201) is in the store,
- * whole (the charge captured, with its receivables and its events). At the end all writers
- * are killed at once and every acknowledged write of every writer is checked.
+ * kill -9 loop: 8 writer processes create card charges on one data directory (real disk), four
+ * at a time each, every one under an Idempotency-Key; each iteration SIGKILLs one of them
+ * (round robin) mid-stream and starts a new one in its place. After every kill: PRAGMA
+ * integrity_check is ok and every write acknowledged to the killed writer (its id and key
+ * appended and fsync'd to a side file after the 201) is in the store, whole (the charge
+ * captured, with its receivables and its events, and its key done with the answer that was
+ * sent). At the end all writers are killed at once and every acknowledged write of every
+ * writer is checked.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -71,6 +73,7 @@ it(`kill -9 loop, ${WRITERS} writers, ${ITERATIONS} iterations → 0 acknowledge
   const check = new Database(join(dir, 'mpay.db'), { readonly: true, fileMustExist: true });
   check.pragma('busy_timeout = 30000');
   const findCharge = check.prepare("SELECT status, (SELECT COUNT(*) FROM receivables r WHERE r.charge_id = c.id) AS receivables FROM charges c WHERE id = ?");
+  const findKey = check.prepare('SELECT state, status_code, response_body FROM idempotency_keys WHERE key = ?');
   let lost = 0;
   let partial = 0;
   let integrityFailures = 0;
@@ -79,11 +82,15 @@ it(`kill -9 loop, ${WRITERS} writers, ${ITERATIONS} iterations → 0 acknowledge
     const integrity = (check.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
     if (integrity !== 'ok') integrityFailures++;
     for (const f of files) {
-      for (const id of acked(f)) {
+      for (const line of acked(f)) {
+        const [id, key] = line.split(' ') as [string, string];
         verified++;
         const row = findCharge.get(id) as { status: string; receivables: number } | undefined;
+        // the key's kept answer commits with its charge: an acknowledged charge has it, done
+        const kept = findKey.get(key) as { state: string; status_code: number; response_body: string } | undefined;
         if (!row) lost++;
         else if (row.status !== 'captured' || Number(row.receivables) !== 2) partial++;
+        else if (kept?.state !== 'done' || kept.status_code !== 201 || JSON.parse(kept.response_body).data.id !== id) partial++;
       }
     }
   };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { faultyEnv, snapshot, type FaultyDb } from '../helpers/faulty.js';
 import type { TestEnv } from '../helpers/server.js';
-import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger } from '../helpers/money.js';
+import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokenize } from '../helpers/money.js';
 
 let env: TestEnv & { fdb: FaultyDb };
 beforeEach(async () => {
@@ -105,6 +105,31 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     expect(ok.body.data.status).toBe('captured');
     const ev = await env.rt.deps.db.all<{ type: string }>('SELECT type FROM events WHERE charge_id = ? ORDER BY id', [ok.body.data.id]);
     expect(ev.map((e) => e.type)).toEqual(['charge.pending', 'charge.captured']);
+  });
+
+  it('card charge under an Idempotency-Key: claim, charge and kept answer in one transaction; a crash before any of their writes leaves neither charge nor key', async () => {
+    const body = chargeBody(10000, { payment_method: 'credit_card', payment_details: { token: await tokenize(env), installments: 2 } });
+    const keys = () => env.rt.deps.db.all<{ state: string }>("SELECT state FROM idempotency_keys WHERE key = 'crash-key'");
+    let crashes = 0;
+    const { writes, res } = await crashAtEveryWrite(async () => {
+      const r = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'crash-key' });
+      if (r.status === 500) {
+        crashes++;
+        // nothing kept either: the same key runs again (an answer sent would have been on disk with its charge)
+        expect(await keys()).toEqual([]);
+      }
+      return r;
+    });
+    // writes: the claim, charge.pending, the charge (already captured), 2 receivables, charge.captured, the kept answer
+    expect(writes).toBe(7);
+    expect(crashes).toBe(7);
+    expect(res.status).toBe(201);
+    expect(await keys()).toEqual([{ state: 'done' }]);
+    const replay = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'crash-key' });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body).toEqual(res.body);
+    const charges = await env.rt.deps.db.all('SELECT id FROM charges WHERE amount = 10000');
+    expect(charges).toEqual([{ id: res.body.data.id }]);
   });
 
   it('a card charge left pending by an earlier version (decided in a second transaction) is decided by the due work', async () => {

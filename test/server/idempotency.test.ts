@@ -7,10 +7,11 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
-import { keepsAnswer, withIdempotency } from '../../src/server/idempotency.js';
+import { ANSWER_WAIT_MS, keepsAnswer, withIdempotency, withIdempotencyInTx } from '../../src/server/idempotency.js';
 import { runDueWork } from '../../src/server/due.js';
 import { chargeBody, tokenize } from '../helpers/money.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import type { Queryable } from '../../src/store/db.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -238,6 +239,132 @@ describe('POST /v1/charges claims its Idempotency-Key in the charge’s own tran
     const good = await cardChargeUnder(env, 'fix-me');
     expect(good.status).toBe(201);
     expect(good.headers.get('idempotent-replayed')).toBeNull();
+  });
+});
+
+/** Counts the transactions the app's store is asked for (both backends). */
+function countTransactions(e: TestEnv): { readonly n: number } {
+  const db = e.rt.deps.db;
+  const tx = db.tx.bind(db);
+  const counter = { n: 0 };
+  db.tx = (fn) => {
+    counter.n++;
+    return tx(fn);
+  };
+  return counter;
+}
+
+const keyRow = (e: TestEnv, key: string) =>
+  e.rt.deps.db.get<{ state: string; status_code: number; response_body: string }>(
+    'SELECT state, status_code, response_body FROM idempotency_keys WHERE merchant_id = ? AND key = ?',
+    [e.merchant.merchant_id, key],
+  );
+
+describe('POST /v1/charges keeps its answer in the charge’s own transaction (issue 17, one transaction per POST)', () => {
+  it('one transaction holds the claim, the charge and the kept answer; a replay answers the same', async () => {
+    const token = await tokenize(env);
+    const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
+    const txs = countTransactions(env);
+    const res = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'one-tx' });
+    expect(res.status).toBe(201);
+    expect(txs.n).toBe(1);
+    const row = await keyRow(env, 'one-tx');
+    expect(row).toMatchObject({ state: 'done', status_code: 201 });
+    expect(JSON.parse(row!.response_body)).toEqual(res.body);
+    const again = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'one-tx' });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(res.body);
+  });
+
+  it('16 concurrent POSTs under 16 keys: 16 transactions, each charge with its own kept answer', async () => {
+    const token = await tokenize(env);
+    const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
+    const txs = countTransactions(env);
+    const sqlite = (env.rt.deps.db as { groups?: { commits: number } }).groups;
+    const commitsBefore = sqlite?.commits ?? 0;
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => env.call('POST', '/v1/charges', body, { 'idempotency-key': `many-${i}` })));
+    expect(results.map((r) => r.status)).toEqual(Array(16).fill(201));
+    expect(txs.n).toBe(16);
+    // on SQLite they share group commits (fewer fsyncs than POSTs), each still its own transaction
+    if (sqlite) expect(sqlite.commits - commitsBefore).toBeLessThan(16);
+    for (const [i, r] of results.entries()) {
+      const row = await keyRow(env, `many-${i}`);
+      expect(row?.state).toBe('done');
+      expect(JSON.parse(row!.response_body)).toEqual(r.body);
+    }
+    const n = await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges WHERE merchant_id = ?', [env.merchant.merchant_id]);
+    expect(Number(n!.n)).toBe(16);
+  });
+});
+
+describe('withIdempotencyInTx: what the handler does after its transaction', () => {
+  const rename = (name: string) => (q: Queryable) =>
+    q.run('UPDATE merchants SET name = ? WHERE id = ?', [name, env.merchant.merchant_id]);
+  const nameOf = async () => (await env.rt.deps.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [env.merchant.merchant_id]))!.name;
+
+  it('a kept refusal after the transaction is kept in it (one transaction), its writes committed', async () => {
+    const { deps } = env.rt;
+    const txs = countTransactions(env);
+    await expect(
+      withIdempotencyInTx(deps, env.merchant.merchant_id, 'after-404', 'h', async (db) => {
+        await db.tx(rename('Loja A'));
+        throw new ApiError('not_found', 'gone');
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    expect(txs.n).toBe(1);
+    expect(await nameOf()).toBe('Loja A');
+    expect(await keyRow(env, 'after-404')).toMatchObject({ state: 'done', status_code: 404 });
+  });
+
+  it('an unexpected error after the transaction frees the key in it; its writes stay committed', async () => {
+    const { deps } = env.rt;
+    const txs = countTransactions(env);
+    await expect(
+      withIdempotencyInTx(deps, env.merchant.merchant_id, 'after-boom', 'h', async (db) => {
+        await db.tx(rename('Loja B'));
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(txs.n).toBe(1);
+    expect(await nameOf()).toBe('Loja B');
+    expect(await keyRow(env, 'after-boom')).toBeUndefined();
+  });
+
+  it('a handler that reads or writes again after its transaction: that one commits first, the answer is kept after', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    const read = await withIdempotencyInTx(deps, m, 'reads-after', 'h', async (db) => {
+      await db.tx(rename('Loja C'));
+      // a read on the store while the first transaction would wait for the answer: no deadlock
+      const row = await db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [m]);
+      return { value: row!.name, keep: { status: 201, body: '{"read":true}' } };
+    });
+    expect(read).toEqual({ replayed: false, value: 'Loja C' });
+    expect(await keyRow(env, 'reads-after')).toMatchObject({ state: 'done', status_code: 201, response_body: '{"read":true}' });
+    const twice = await withIdempotencyInTx(deps, m, 'two-tx', 'h', async (db) => {
+      await db.tx(rename('Loja D'));
+      await db.tx(rename('Loja E'));
+      return { value: 2, keep: { status: 201, body: '{"two":true}' } };
+    });
+    expect(twice).toEqual({ replayed: false, value: 2 });
+    expect(await nameOf()).toBe('Loja E');
+    expect(await keyRow(env, 'two-tx')).toMatchObject({ state: 'done', response_body: '{"two":true}' });
+  });
+
+  it(`a handler slower than ANSWER_WAIT_MS after its transaction: committed without the answer, which is kept after`, async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    let seenMeanwhile: unknown;
+    const out = await withIdempotencyInTx(deps, m, 'slow', 'h', async (db) => {
+      await db.tx(rename('Loja F'));
+      await new Promise((r) => setTimeout(r, ANSWER_WAIT_MS + 100));
+      // the transaction did not wait for this handler: another request saw it committed
+      seenMeanwhile = await env.rt.deps.db.get('SELECT state FROM idempotency_keys WHERE merchant_id = ? AND key = ?', [m, 'slow']);
+      return { value: 'late', keep: { status: 201, body: '{"late":true}' } };
+    });
+    expect(out).toEqual({ replayed: false, value: 'late' });
+    expect(seenMeanwhile).toEqual({ state: 'processing' });
+    expect(await keyRow(env, 'slow')).toMatchObject({ state: 'done', response_body: '{"late":true}' });
   });
 });
 
