@@ -8,7 +8,7 @@ import { bufferIO } from '../../src/cli/io.js';
 import type { Painter } from '../../src/cli/output.js';
 import type { Target } from '../../src/cli/target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli/onboard/answers.js';
-import { addressFields, isoBirthDate, parsePercent, submerchantFields } from '../../src/cli/onboard/fields.js';
+import { addressFields, isoBirthDate, parsePercent, submerchantFields, type Field } from '../../src/cli/onboard/fields.js';
 import { parseBRL } from '../../src/domain/money.js';
 import { runOnboarding } from '../../src/cli/onboard/flow.js';
 import { checkLocalFile, progressBar } from '../../src/cli/onboard/localFile.js';
@@ -45,7 +45,7 @@ afterAll(async () => {
 const client = () => new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key });
 
 const field = (fields: ReturnType<typeof submerchantFields>, key: string) => fields.find((f) => f.key === key)!;
-const textQ = (f: ReturnType<typeof field>, path: (string | number)[]): Question => ({ path, kind: 'text', message: f.message, required: f.required, validate: f.validate });
+const textQ = (f: Field, path: (string | number)[]): Question => ({ path, kind: 'text', message: f.message, required: f.required, validate: f.validate });
 
 // ---------------------------------------------------------------------------------------------
 describe('prompts: fields are validated as they are typed (@inquirer/testing)', () => {

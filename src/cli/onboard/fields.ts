@@ -4,11 +4,13 @@
  * so a mistake is caught while the user is still on the field. Loaded only by the onboarding.
  */
 import type * as z from 'zod';
+import type { BodyOf } from '../../contract/endpoint.js';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
 import { birthDateProblem, normalizeTaxId, UFS } from '../../domain/brazil.js';
 import { parseBRL } from '../../domain/money.js';
 import type { EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
+import type { Operation } from '../../sdk/client.js';
 
 export type FieldKind = 'text' | 'select' | 'confirm';
 
@@ -18,11 +20,17 @@ export interface Choice {
   description?: string;
 }
 
-export interface Field {
+/** The operations whose bodies the onboarding builds from answers. */
+export type OnboardingOperation = 'submerchants.create' | 'submerchants.addresses.create' | 'submerchants.partners.create';
+/** The fields of an operation's body, e.g. 'trade_name' | 'tax_id' | … of submerchants.create. */
+export type BodyKey<I extends OnboardingOperation> = keyof BodyOf<Operation<I>> & string;
+
+/** A question; `K` is the request body field it may fill (a field of the operation's body). */
+export interface Field<K extends string = string> {
   /** key of the answer in its section of the answers file */
   key: string;
   /** the request body field it fills (errors of the service name it) */
-  body: string;
+  body: K;
   kind: FieldKind;
   message: string;
   required: boolean;
@@ -61,10 +69,10 @@ const ad = addressCreate.shape;
 const lr = legalRepresentativeCreate.shape;
 
 /** A text field checked by a schema of the contract (the body gets the schema's output). */
-function schemaField(key: string, message: string, required: boolean, schema: z.ZodType, body = key): Field {
+function schemaField<K extends string>(key: K, message: string, required: boolean, schema: z.ZodType): Field<K> {
   return {
     key,
-    body,
+    body: key,
     kind: 'text',
     message,
     label: labelOf(message),
@@ -80,7 +88,7 @@ function schemaField(key: string, message: string, required: boolean, schema: z.
   };
 }
 
-function taxIdField(key: string, message: string, entity: EntityType): Field {
+function taxIdField<K extends string>(key: K, message: string, entity: EntityType): Field<K> {
   return {
     key,
     body: key,
@@ -104,7 +112,7 @@ export function isoBirthDate(value: string): string | null {
   return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : null;
 }
 
-function birthDateField(): Field {
+function birthDateField(): Field<'birth_date'> {
   return {
     key: 'birth_date',
     body: 'birth_date',
@@ -122,7 +130,7 @@ function birthDateField(): Field {
   };
 }
 
-function moneyField(key: 'average_ticket' | 'monthly_revenue', message: string): Field {
+function moneyField<K extends 'average_ticket' | 'monthly_revenue'>(key: K, message: string): Field<K> {
   return {
     key,
     body: key,
@@ -146,7 +154,7 @@ export function parsePercent(value: string): number | null {
   return /^\d{1,3}(\.\d+)?$/.test(s) ? Number(s) : null;
 }
 
-function percentField(): Field {
+function percentField(): Field<'participation_percentage'> {
   return {
     key: 'participation_percentage',
     body: 'participation_percentage',
@@ -164,7 +172,7 @@ function percentField(): Field {
   };
 }
 
-function cnaeField(): Field {
+function cnaeField(): Field<'cnaes'> {
   return {
     key: 'cnae',
     body: 'cnaes',
@@ -188,7 +196,7 @@ export const ENTITY_CHOICES: readonly Choice[] = [
   { value: 'pj', name: 'pj — a company (pessoa jurídica, CNPJ)' },
 ];
 
-function choiceField(key: string, message: string, choices: readonly Choice[], dflt?: string): Field {
+function choiceField<K extends string>(key: K, message: string, choices: readonly Choice[], dflt?: string): Field<K> {
   const values = choices.map((c) => c.value);
   return {
     key,
@@ -204,7 +212,7 @@ function choiceField(key: string, message: string, choices: readonly Choice[], d
   };
 }
 
-function confirmField(key: string, message: string, dflt: boolean): Field {
+function confirmField<K extends string>(key: K, message: string, dflt: boolean): Field<K> {
   return {
     key,
     body: key,
@@ -218,10 +226,10 @@ function confirmField(key: string, message: string, dflt: boolean): Field {
   };
 }
 
-export const entityTypeField = (): Field => choiceField('entity_type', 'Entity type', ENTITY_CHOICES);
+export const entityTypeField = (): Field<'entity_type'> => choiceField('entity_type', 'Entity type', ENTITY_CHOICES);
 
 /** The submerchant's own fields for an entity type, in the order they are asked. */
-export function submerchantFields(entity: EntityType): Field[] {
+export function submerchantFields(entity: EntityType): Field<BodyKey<'submerchants.create'>>[] {
   const pf = entity === 'pf';
   return [
     schemaField('trade_name', 'Trade name (nome fantasia)', true, sm.trade_name),
@@ -238,7 +246,7 @@ export function submerchantFields(entity: EntityType): Field[] {
 }
 
 /** The address, CEP first (as Brazilians give it). */
-export function addressFields(): Field[] {
+export function addressFields(): Field<BodyKey<'submerchants.addresses.create'>>[] {
   return [
     schemaField('zip_code', 'CEP (e.g. 01310-100)', true, ad.zip_code),
     schemaField('street', 'Street', true, ad.street),
@@ -250,7 +258,7 @@ export function addressFields(): Field[] {
   ];
 }
 
-export const partnerEntityField = (): Field => ({
+export const partnerEntityField = (): Field<'entity_type'> => ({
   ...choiceField(
     'entity_type',
     'Partner type',
@@ -265,7 +273,7 @@ export const partnerEntityField = (): Field => ({
 const ROLE_CHOICES: readonly Choice[] = PARTNER_ROLES.map((r) => ({ value: r, name: r.replace(/_/g, ' ') }));
 
 /** A partner's fields after its entity type. */
-export function partnerFields(entity: EntityType): Field[] {
+export function partnerFields(entity: EntityType): Field<BodyKey<'submerchants.partners.create'>>[] {
   const pf = entity === 'pf';
   return [
     schemaField('name', pf ? "Partner's full name" : 'Name of the person responsible for the company', true, lr.name),
@@ -288,14 +296,20 @@ export const SECTION_KEYS = {
   partner: new Set(['entity_type', 'documents', ...partnerFields('pf').map((f) => f.key), ...partnerFields('pj').map((f) => f.key)]),
 };
 
-/** The request body of answered fields (skipped ones are left out). */
-export function bodyOf(fields: readonly Field[], answers: Record<string, string | undefined>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
+/**
+ * The request body of answered fields (skipped ones are left out), as the operation's body:
+ * each value is what the field's check (the contract's schema or the domain's rule) accepted
+ * and turned into the body's form, and every required field is answered (the prompter refuses
+ * an empty required answer; --from-file is checked before anything is sent). The service
+ * validates the body again; a refusal naming a field asks that field again.
+ */
+export function bodyOf<I extends OnboardingOperation>(fields: readonly Field<BodyKey<I>>[], answers: Record<string, string | undefined>): BodyOf<Operation<I>> {
+  const body: Partial<Record<BodyKey<I>, unknown>> = {};
   for (const f of fields) {
     const v = answers[f.key];
     if (v !== undefined) body[f.body] = f.toBody(v);
   }
-  return body;
+  return body as BodyOf<Operation<I>>;
 }
 
 /** The fields an error of the service is about (its details name body fields, e.g. cnaes[0].code). */

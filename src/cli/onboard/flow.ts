@@ -6,14 +6,27 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import type { MpayClient } from '../../sdk/client.js';
+import type { BodyOf } from '../../contract/endpoint.js';
+import type { MpayClient, Operation } from '../../sdk/client.js';
 import type { LegalRepresentative, RequirementsResult, Submerchant } from '../../contract/resources/submerchants.js';
 import { DOCUMENT_LABELS, DOCUMENT_TYPES, type DocumentType, type EntityType } from '../../domain/onboarding.js';
 import { describeError } from '../errors.js';
 import type { IO } from '../io.js';
 import type { Painter } from '../output.js';
 import type { Answers } from './answers.js';
-import { addressFields, bodyOf, entityTypeField, fieldsNamedBy, partnerEntityField, partnerFields, submerchantFields, withLabels, type Field } from './fields.js';
+import {
+  addressFields,
+  bodyOf,
+  entityTypeField,
+  fieldsNamedBy,
+  partnerEntityField,
+  partnerFields,
+  submerchantFields,
+  withLabels,
+  type BodyKey,
+  type Field,
+  type OnboardingOperation,
+} from './fields.js';
 import { checkLocalFile, formatBytes, progressBar } from './localFile.js';
 import type { AnswerPath, Prompter } from './prompter.js';
 import { fileForm, fileProgress } from '../multipart.js';
@@ -59,22 +72,22 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
    * Asks a step's fields and sends them; a refusal naming a field asks that field again
    * (interactive), unless `recover` turns the refusal into a result.
    */
-  async function step<T, R = never>(
-    fields: readonly Field[],
+  async function step<I extends OnboardingOperation, T, R = never>(
+    fields: readonly Field<BodyKey<I>>[],
     base: AnswerPath,
-    send: (body: Record<string, unknown>) => Promise<T>,
+    send: (body: BodyOf<Operation<I>>) => Promise<T>,
     recover?: (e: { status: number; message?: string; details?: { field: string }[] }) => Promise<R | undefined>,
   ): Promise<T | R> {
     const values: Record<string, string | undefined> = {};
     for (const f of fields) values[f.key] = await askField(f, [...base, f.key]);
     for (;;) {
       try {
-        return await send(bodyOf(fields, values));
+        return await send(bodyOf<I>(fields, values));
       } catch (e) {
         if (!prompter.interactive || !fixable(e)) throw e;
         // the service names body fields; the person saw the questions' labels
         io.err(paint.red(withLabels(describeError(e), fields)) + '\n');
-        const recovered = recover ? await recover(e as never) : undefined;
+        const recovered = recover ? await recover(e) : undefined;
         if (recovered !== undefined) return recovered;
         let again = fieldsNamedBy(fields, (e.details ?? []).map((d) => d.field));
         if (again.length) {
@@ -101,7 +114,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
     const made = await step(
       submerchantFields(entity),
       ['submerchant'],
-      (body) => client.call('submerchants.create', { body: { ...body, entity_type: entity } as never }),
+      (body) => client.call('submerchants.create', { body: { ...body, entity_type: entity } }),
       // the tax id is already a submerchant of this merchant: offer to continue that one
       async (e) => {
         const existing = e.status === 409 && (e.details ?? []).some((d) => d.field === 'tax_id') ? new RegExp(`\\b(${UUID_SOURCE})\\b`, 'i').exec(e.message ?? '')?.[1] : undefined;
@@ -175,7 +188,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   // the address
   if (req.missing.some((m) => m.kind === 'address')) {
     say(paint.bold('Address'));
-    await step(addressFields(), ['address'], (body) => client.call('submerchants.addresses.create', { params: { id }, body: body as never }));
+    await step(addressFields(), ['address'], (body) => client.call('submerchants.addresses.create', { params: { id }, body }));
     say(`${paint.green('✓')} address added`);
     req = await checklist();
   }
@@ -200,7 +213,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
       const pe = ((await askField(partnerEntityField(), ['partners', i, 'entity_type'])) ?? 'pf') as EntityType;
       const rec = (
         await step(partnerFields(pe), ['partners', i], (body) =>
-          client.call('submerchants.partners.create', { params: { id }, body: { ...body, entity_type: pe } as never }),
+          client.call('submerchants.partners.create', { params: { id }, body: { ...body, entity_type: pe } }),
         )
       ).data;
       slots.set(rec.id, i);
