@@ -1,0 +1,46 @@
+// Object literals with accessors (`{ get x() { … } }`) are slow to make in V8: each evaluation
+// defines its accessors at run time, gives the object a hidden class of its own, and the map
+// transition tree keeps those accessors reachable until the next full collection. One such
+// literal per request (the request context did this) cost ~10 µs of CPU per request and made
+// ~1.5 KB per request survive the young generation (docs/performance.md, "seventh session").
+// The server and the store make none: a class with accessors on its prototype does the job.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = join(dir, d.name);
+    if (d.isDirectory()) return sources(p);
+    return d.name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+/** `file:line` of every get/set accessor written inside an object literal */
+function literalAccessors(file: string, text: string): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (n: ts.Node): void => {
+    if ((ts.isGetAccessorDeclaration(n) || ts.isSetAccessorDeclaration(n)) && ts.isObjectLiteralExpression(n.parent)) {
+      found.push(`${relative(root, file).split('\\').join('/')}:${sf.getLineAndCharacterOfPosition(n.getStart()).line + 1}`);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+describe('no object literal with accessors on the request path (src/server, src/store)', () => {
+  it('the check sees one when there is one, and not a class accessor', () => {
+    expect(literalAccessors(join(root, 'x.ts'), 'const a = { n: 1, get x() { return 1; } };\nclass B { get y() { return 2; } }')).toEqual(['x.ts:1']);
+  });
+
+  it('src/server and src/store have none', () => {
+    const files = [...sources(join(root, 'src/server')), ...sources(join(root, 'src/store'))];
+    expect(files.length).toBeGreaterThan(40);
+    expect(files.flatMap((f) => literalAccessors(f, readFileSync(f, 'utf8')))).toEqual([]);
+  });
+});
