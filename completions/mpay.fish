@@ -580,6 +580,7 @@ complete -c mpay -n '__mpay_at '\''server'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l color
 complete -c mpay -n '__mpay_at '\''server start'\''' -l database
 complete -c mpay -n '__mpay_at '\''server start'\''' -l host
+complete -c mpay -n '__mpay_at '\''server start'\''' -l no-read-memo
 complete -c mpay -n '__mpay_at '\''server start'\''' -l output
 complete -c mpay -n '__mpay_at '\''server start'\''' -l port
 complete -c mpay -n '__mpay_at '\''server start'\''' -l production

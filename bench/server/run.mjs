@@ -15,6 +15,8 @@
 // create) and the API (a card token, some charges), with the rate limiter on (at a rate wrk
 // does not reach: every request still takes a token). A second server holds 100k charges
 // seeded through the store (bench/scale/entry.ts) for "POST after 100k".
+// A second mpay server on the same data directory runs with --no-read-memo: the two GET rows
+// again with the store read for every request (src/server/readMemo.ts), as figures.
 // Each case runs REPEATS times (default 3), interleaved; the table shows medians.
 // Targets (issue 17): GET /v1/charges/{id} ≥ 60 % of the SQLite read row, p99 ≤ 3 ms at
 // 16 connections; GET /v1/charges (first page of 20) ≥ 40 % of it; POST ≥ 60 % of the raw
@@ -156,6 +158,8 @@ const tok = await api(mpay.url, 'POST', '/v1/tokens', `${merchant.public_key}:`,
 const chargeBody = chargeBodyOf(tok.token);
 let chargeId = '';
 for (let i = 0; i < 50; i++) chargeId = (await api(mpay.url, 'POST', '/v1/charges', secret, chargeBody)).id;
+// the same data directory, every charge read from the store (no memo): figures beside the targets
+const noMemo = await startServer([bin, 'server', 'start', '--port', '0', '--no-read-memo', ...RATE]);
 const sqliteRead = await startServer([join(root, 'bench', 'server', 'sqlite-read-baseline.mjs'), join(dataDir, 'mpay.db')]);
 
 // a second store holding 100k charges of its merchant, seeded through the store (not HTTP)
@@ -242,6 +246,8 @@ const cases = {
   read: () => wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null),
   get: () => wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua),
   list: () => wrk(`${mpay.url}/v1/charges`, getLua),
+  getNoMemo: () => wrk(`${noMemo.url}/v1/charges/${chargeId}`, getLua),
+  listNoMemo: () => wrk(`${noMemo.url}/v1/charges`, getLua),
   sqlite: () => ({ rps: sqliteInsertRate(DURATION) }),
   post: () => wrk(`${mpay.url}/v1/charges`, postLua),
   postBig: () => wrk(`${big.url}/v1/charges`, bigPostLua),
@@ -254,7 +260,7 @@ const cases = {
 };
 const runs = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 // warm-up (JIT, page cache)
-for (const k of ['bare', 'hono', 'read', 'get', 'list', ...(PG_URL ? ['pgRead', 'pgGet'] : [])]) cases[k]();
+for (const k of ['bare', 'hono', 'read', 'get', 'list', 'getNoMemo', 'listNoMemo', ...(PG_URL ? ['pgRead', 'pgGet'] : [])]) cases[k]();
 for (let i = 0; i < REPEATS; i++) for (const [k, run] of Object.entries(cases)) runs[k].push(run());
 
 const median = (xs) => {
@@ -272,6 +278,8 @@ const rows = [
   row('node:http + 1 SQLite read, same charge', 'read', `1.00 (baseline of the GETs; ${fmt(pctOf('read', 'bare'))} % of bare)`),
   row('GET /v1/charges/{id}', 'get', `${fmt(pctOf('get', 'read'))} % of the SQLite read`, target(pctOf('get', 'read') >= 60, '≥ 60 %')),
   row('GET /v1/charges (page 1 of 20)', 'list', `${fmt(pctOf('list', 'read'))} % of the SQLite read`, target(pctOf('list', 'read') >= 40, '≥ 40 %')),
+  row('GET /v1/charges/{id}, --no-read-memo', 'getNoMemo', `${fmt(pctOf('getNoMemo', 'read'))} % of the SQLite read (the store read every time)`),
+  row('GET /v1/charges, --no-read-memo', 'listNoMemo', `${fmt(pctOf('listNoMemo', 'read'))} % of the SQLite read (the store read every time)`),
   row('raw SQLite insert, 1 tx (WAL, FULL)', 'sqlite', '1.00 (baseline of the POSTs)'),
   row('POST /v1/charges (card, 1x)', 'post', `${fmt(pctOf('post', 'sqlite'))} % of raw insert`, target(pctOf('post', 'sqlite') >= 60, '≥ 60 %')),
   row(`POST /v1/charges, ${SEEDED / 1000}k stored`, 'postBig', `${fmt(pctOf('postBig', 'post'))} % of POST above`, target(pctOf('postBig', 'post') >= 80, '≥ 80 %')),
@@ -282,7 +290,7 @@ const rows = [
       ]
     : []),
 ];
-const checked = ['read', 'get', 'list', 'post', 'postBig', ...(PG_URL ? ['pgRead', 'pgGet'] : [])];
+const checked = ['read', 'get', 'list', 'getNoMemo', 'listNoMemo', 'post', 'postBig', ...(PG_URL ? ['pgRead', 'pgGet'] : [])];
 const non2xx = checked.reduce((a, k) => a + runs[k].reduce((b, r) => b + r.non2xx, 0), 0);
 const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`server throughput on loopback, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, median of ${REPEATS} runs (node ${process.versions.node}; load average at the end ${load})`);

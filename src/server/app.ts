@@ -12,6 +12,7 @@ import { errorBody, keptAnswer, requestHash, withIdempotency, withIdempotencyInT
 import { ApiLimits, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
+import { MEMO_ENDPOINTS, ReadMemo } from './readMemo.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { UUID_RE } from '../domain/ids.js';
@@ -232,6 +233,7 @@ export function createApp(deps: AppDeps): App {
   const dueIdle = new Map<string, { at: number; writes: number }>();
   let writes = 0;
   const authCache = new AuthCache();
+  const memo = deps.readMemo === false ? null : new ReadMemo();
   const router = new Router();
   let trustedList: string[] | undefined;
   let trusted: BlockList | null = null;
@@ -374,6 +376,14 @@ export function createApp(deps: AppDeps): App {
     const perPage = q.per_page ?? PER_PAGE_DEFAULT;
     const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
 
+    // a charge read against the database state of an answer already made: that answer (readMemo.ts)
+    const memoKey = memo !== null && MEMO_ENDPOINTS.has(e.id) ? `${e.id}\n${principal.merchantId}\n${req.path}${search}` : undefined;
+    const memoToken = memoKey === undefined ? undefined : deps.db.changeToken?.();
+    if (memoToken !== undefined) {
+      const body = memo!.get(memoKey!, memoToken);
+      if (body !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body };
+    }
+
     let raw: Uint8Array = EMPTY;
     if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
       // operations anyone may call: their per-IP budget first (before reading), and small bodies
@@ -449,6 +459,7 @@ export function createApp(deps: AppDeps): App {
         }
         res = outcome.value;
       } else res = (await respond()).value;
+      if (memoToken !== undefined && res.status === 200 && !res.response) memo!.set(memoKey!, memoToken, res.body);
       // a write may have queued events: let a running delivery worker look at once
       if (e.method !== 'GET') {
         writes++;

@@ -53,6 +53,11 @@ export interface AppDeps {
    * batch, writes its own entry, and a later request settles older-dated receivables.
    */
   dueBatch?: number;
+  /**
+   * Serve the charge reads again from the answer made at the same database state (readMemo.ts);
+   * default true. False reads the store for every request.
+   */
+  readMemo?: boolean;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
 }

@@ -17,6 +17,8 @@ export interface RuntimeOptions {
   rateLimit?: AppDeps['rateLimit'];
   trustProxy?: AppDeps['trustProxy'];
   validateResponses?: boolean;
+  /** AppDeps.readMemo: charge reads served again from an answer made at the same database state (default true) */
+  readMemo?: boolean;
   /** an already-open store (tests); default: `databaseUrl`, else SQLite in the data directory */
   db?: Db;
   /** a PostgreSQL URL (postgres://…): the store every replica shares; migrations applied on open */
@@ -51,6 +53,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     rateLimit: o.rateLimit,
     trustProxy: o.trustProxy,
     validateResponses: o.validateResponses,
+    readMemo: o.readMemo,
   };
   const app = createApp(deps);
   return { deps, app, close: () => db.close() };

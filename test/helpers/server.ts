@@ -34,13 +34,15 @@ export async function testEnv(
     mode?: 'sandbox' | 'production';
     /** a store of the test's own making (e.g. one that injects faults), instead of the backend's */
     openDb?: (dir: string) => Promise<Db>;
+    /** AppDeps.readMemo (default on, as in production) */
+    readMemo?: boolean;
   } = {},
 ): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
   const clock = new ManualClock();
   const pgSchema = backend === 'postgres' && !opts.openDb ? await freshPgSchema() : undefined;
   const db = opts.openDb ? await opts.openDb(dir) : pgSchema ? await openPostgres(pgSchema.url) : undefined;
-  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode, db });
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode, db, readMemo: opts.readMemo });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
   const auth = (m = merchant) => basic(m.public_key, m.secret_key);

@@ -11,6 +11,8 @@ export interface ServerStartOptions {
   rateLimit: string;
   database?: string;
   trustProxy?: string;
+  /** false with --no-read-memo */
+  readMemo: boolean;
 }
 
 export function register(program: Command, deps: CliDeps): void {
@@ -24,6 +26,7 @@ export function register(program: Command, deps: CliDeps): void {
     .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
     .option('--rate-limit <rate>', 'secret-key requests per merchant: RPS[,BURST], or off for every limit (env MPAY_RATE_LIMIT)', '100,200')
     .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (env MPAY_TRUST_PROXY); default: none')
+    .option('--no-read-memo', 'read the store for every charge read, even when nothing was written since the same answer was made (env MPAY_READ_MEMO=off)')
     .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
     .addHelpText(
       'after',

@@ -54,6 +54,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const rateLimit = parseRateLimit(rateRaw);
   const databaseUrl = databaseUrlOf(opts, io.env);
   const trustProxy = parseTrustProxy(String(opts.trustProxy ?? io.env.MPAY_TRUST_PROXY ?? ''));
+  const readMemo = parseReadMemo(opts.readMemo !== false, io.env.MPAY_READ_MEMO);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');
   const { listen } = await import('../../../server/http.js');
@@ -62,7 +63,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
   let rt;
   try {
-    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, trustProxy });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, trustProxy, readMemo });
   } catch (e) {
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
@@ -149,6 +150,14 @@ export function lineBuffer(write: (s: string) => void, ms = LOG_FLUSH_MS): { pus
     },
     flush,
   };
+}
+
+/** --no-read-memo turns the charge reads' memo off; else MPAY_READ_MEMO (on or off) says, on by default. */
+export function parseReadMemo(flag: boolean, env: string | undefined): boolean {
+  if (!flag) return false;
+  if (env === undefined || env === '') return true;
+  if (env === 'on' || env === 'off') return env === 'on';
+  throw usage(`MPAY_READ_MEMO must be on or off, got '${env}'`);
 }
 
 /** --trust-proxy: comma-separated addresses and CIDR ranges of the reverse proxies in front. */
