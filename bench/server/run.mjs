@@ -23,7 +23,7 @@
 // insert; POST on 100k stored charges ≥ 80 % of POST on the (nearly) empty store.
 //
 //   node bench/server/run.mjs            # DURATION=5 REPEATS=3 CONNECTIONS=16 by default
-//   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s (the spread behind a median)
+//   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s and p99 (the spread behind a median)
 //   MPAY_TEST_DATABASE_URL=postgres://… node bench/server/run.mjs   # adds the PostgreSQL rows
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -300,7 +300,12 @@ for (const [name, rps, p50, p99, ratio, t] of rows) {
 }
 console.log(`p99 of GET /v1/charges/{id} at ${CONNECTIONS} connections: ${fmt(med('get', 'p99'), 2)} ms  (${target(med('get', 'p99') <= 3, '≤ 3 ms')})`);
 console.log(`non-2xx responses from mpay and the read references: ${non2xx}`);
-if (process.env.RUNS_RPS) for (const [k, rs] of Object.entries(runs)) console.log(k, rs.map((r) => Math.round(r.rps)).join(' '));
+if (process.env.RUNS_RPS) {
+  for (const [k, rs] of Object.entries(runs)) {
+    const p99s = rs.every((r) => Number.isFinite(r.p99)) ? `  (p99 ms: ${rs.map((r) => fmt(r.p99, 2)).join(' ')})` : '';
+    console.log(k, rs.map((r) => Math.round(r.rps)).join(' ') + p99s);
+  }
+}
 if (process.env.VERBOSE) for (const r of [...runs.get, ...runs.post]) console.log(r.raw);
 await dropSchema?.();
 process.exit(0);
