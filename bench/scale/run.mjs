@@ -2,6 +2,8 @@
 // merchant holding 1k, 100k and 1M charges (seeded in bulk with SQL, in batches inside
 // transactions, rows shaped like the service writes them), measured through the app
 // in-process (app.request: the whole pipeline without the socket). Medians of RUNS calls.
+// The charge read memo is off (readMemo: false): a repeated call would otherwise be answered
+// from memory, and this measures the store's queries at each size.
 // Target: page 1 at 1M rows within 2× of page 1 at 1k.
 //
 //   node bench/scale/run.mjs            # SIZES=1000,100000,1000000 RUNS=15
@@ -45,7 +47,7 @@ async function measure(app, auth, path) {
 const results = [];
 for (const size of SIZES) {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-scale-'));
-  const rt = await openRuntime({ dataDir: dir, rateLimit: null });
+  const rt = await openRuntime({ dataDir: dir, rateLimit: null, readMemo: false });
   const m = await rt.deps.db.tx((q) => createMerchant(q, rt.deps, 'Loja Escala', new Date()));
   // another merchant's rows in the same table (a tenth), so the owner column matters
   const other = await rt.deps.db.tx((q) => createMerchant(q, rt.deps, 'Outra', new Date()));
