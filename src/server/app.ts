@@ -12,7 +12,7 @@ import { errorBody, keptAnswer, requestHash, withIdempotency, withIdempotencyInT
 import { ApiLimits, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
-import { MEMO_ENDPOINTS, ReadMemo } from './readMemo.js';
+import { MAX_MEMO_SEARCH, MEMO_ENDPOINTS, ReadMemo } from './readMemo.js';
 import { parseWith, validationError } from './validate.js';
 import { buildOpenApi } from '../contract/openapi.js';
 import { UUID_RE } from '../domain/ids.js';
@@ -377,7 +377,8 @@ export function createApp(deps: AppDeps): App {
     const page = { page: pageNo, perPage, limit: perPage, offset: (pageNo - 1) * perPage };
 
     // a charge read against the database state of an answer already made: that answer (readMemo.ts)
-    const memoKey = memo !== null && MEMO_ENDPOINTS.has(e.id) ? `${e.id}\n${principal.merchantId}\n${req.path}${search}` : undefined;
+    const memoKey =
+      memo !== null && MEMO_ENDPOINTS.has(e.id) && search.length <= MAX_MEMO_SEARCH ? `${e.id}\n${principal.merchantId}\n${req.path}${search}` : undefined;
     const memoToken = memoKey === undefined ? undefined : deps.db.changeToken?.();
     if (memoToken !== undefined) {
       const body = memo!.get(memoKey!, memoToken);

@@ -7,7 +7,8 @@
  * count) moves with every commit, by this process or any other sharing the file, and never
  * comes back to an earlier value. So an answer kept with the token read before its handler
  * ran can be served again while the token reads the same: nothing was written since, and the
- * store would give the same rows. Everything else in the pipeline (authentication, rate limits,
+ * store would give the same rows; the first answer kept at a new token empties the memo of the
+ * answers of the states before. Everything else in the pipeline (authentication, rate limits,
  * due work, validation, the envelope, the request log) still runs for every request; only the
  * handler's reads are skipped. An answer built from a newer state than its token (a commit
  * between the token's read and the handler's) is kept under a token no later request can
@@ -20,35 +21,42 @@
  */
 export const MEMO_ENDPOINTS: ReadonlySet<string> = new Set(['charges.get', 'charges.list']);
 
-/** Kept answers' text, in all, before the memo starts again from empty. */
-const MAX_BYTES = 16 * 1024 * 1024;
+/** Kept keys and answers' text, in all (characters), before the memo starts again from empty. */
+const MAX_CHARS = 16 * 1024 * 1024;
+/** A query string longer than this is answered, not kept (no list query needs as much). */
+export const MAX_MEMO_SEARCH = 512;
 
-interface Kept {
-  token: string;
-  body: string;
-}
-
+/**
+ * The answers made at one database state: the state of `token`, the newest one an answer was
+ * kept at. An answer kept at another token empties the memo first, so nothing from an earlier
+ * state stays in memory (nor the customer data in it) once the database has moved on.
+ */
 export class ReadMemo {
-  private readonly answers = new Map<string, Kept>();
-  private bytes = 0;
+  private readonly answers = new Map<string, string>();
+  private token: string | undefined;
+  private chars = 0;
 
-  constructor(private readonly maxBytes = MAX_BYTES) {}
+  constructor(private readonly maxChars = MAX_CHARS) {}
 
-  /** The kept body of `key` if it was kept at this same `token`. */
+  /** The body kept under `key` at this same `token`. */
   get(key: string, token: string): string | undefined {
-    const kept = this.answers.get(key);
-    return kept !== undefined && kept.token === token ? kept.body : undefined;
+    return token === this.token ? this.answers.get(key) : undefined;
   }
 
   set(key: string, token: string, body: string): void {
-    const old = this.answers.get(key);
-    if (old !== undefined) this.bytes -= old.body.length;
-    if (this.bytes + body.length > this.maxBytes) {
+    if (token !== this.token) {
       this.answers.clear();
-      this.bytes = 0;
+      this.chars = 0;
+      this.token = token;
     }
-    this.answers.set(key, { token, body });
-    this.bytes += body.length;
+    const old = this.answers.get(key);
+    if (old !== undefined) this.chars -= key.length + old.length;
+    if (this.chars + key.length + body.length > this.maxChars) {
+      this.answers.clear();
+      this.chars = 0;
+    }
+    this.answers.set(key, body);
+    this.chars += key.length + body.length;
   }
 
   get size(): number {

@@ -222,21 +222,30 @@ describe('mpay server start and remote use', () => {
     expect(bad.stderr).toContain('--rate-limit must be RPS[,BURST]');
   });
 
-  it('--no-read-memo and MPAY_READ_MEMO=off serve the same charge reads from the store; another MPAY_READ_MEMO is a usage error', async () => {
+  it('--no-read-memo and MPAY_READ_MEMO=off turn the charge read memo off (said at start), with the same answers; another MPAY_READ_MEMO is a usage error', async () => {
     const authorization = 'Basic ' + Buffer.from(`${creds.public_key}:${creds.secret_key}`).toString('base64');
     const bodies: string[] = [];
-    for (const [args, env] of [[[], {}], [['--no-read-memo'], {}], [[], { MPAY_READ_MEMO: 'off' }], [[], { MPAY_READ_MEMO: 'on' }]] as const) {
+    const cases = [
+      [[], {}, false],
+      [['--no-read-memo'], {}, true],
+      [[], { MPAY_READ_MEMO: 'off' }, true],
+      [[], { MPAY_READ_MEMO: 'on' }, false],
+    ] as const;
+    for (const [args, env, off] of cases) {
       const s = await home.startServer([...args], { env: { ...env } });
       const res = await fetch(`${s.url}/v1/charges?per_page=5`, { headers: { authorization } });
       expect(res.status).toBe(200);
       bodies.push(await res.text());
       s.child.kill('SIGTERM');
       await s.exited;
+      expect(s.stderr().includes('charge read memo off'), `${args.join(' ')} ${JSON.stringify(env)}`).toBe(off);
     }
     expect(new Set(bodies).size).toBe(1);
-    const bad = home.run(['server', 'start', '--port', '0'], { env: { MPAY_READ_MEMO: 'sometimes' } });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("MPAY_READ_MEMO must be on or off, got 'sometimes'");
+    for (const args of [[], ['--no-read-memo']]) {
+      const bad = home.run(['server', 'start', '--port', '0', ...args], { env: { MPAY_READ_MEMO: 'sometimes' } });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("MPAY_READ_MEMO must be on or off, got 'sometimes'");
+    }
   });
 
   it('stops cleanly on SIGTERM', async () => {

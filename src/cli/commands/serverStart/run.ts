@@ -112,7 +112,10 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
     };
   });
   io.out(server.url + '\n');
-  if (!g.quiet) io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}); Ctrl-C to stop\n`);
+  if (!g.quiet) {
+    const memoOff = readMemo ? '' : '; charge read memo off';
+    io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}); Ctrl-C to stop\n`);
+  }
   await stopped;
   logLines.flush();
   return exitForSignal(stoppedBy);
@@ -154,10 +157,8 @@ export function lineBuffer(write: (s: string) => void, ms = LOG_FLUSH_MS): { pus
 
 /** --no-read-memo turns the charge reads' memo off; else MPAY_READ_MEMO (on or off) says, on by default. */
 export function parseReadMemo(flag: boolean, env: string | undefined): boolean {
-  if (!flag) return false;
-  if (env === undefined || env === '') return true;
-  if (env === 'on' || env === 'off') return env === 'on';
-  throw usage(`MPAY_READ_MEMO must be on or off, got '${env}'`);
+  if (env !== undefined && env !== '' && env !== 'on' && env !== 'off') throw usage(`MPAY_READ_MEMO must be on or off, got '${env}'`);
+  return flag && env !== 'off';
 }
 
 /** --trust-proxy: comma-separated addresses and CIDR ranges of the reverse proxies in front. */
