@@ -4,20 +4,13 @@
 // literal per request (the request context did this) cost ~10 µs of CPU per request and made
 // ~1.5 KB per request survive the young generation (docs/performance.md, "seventh session").
 // The server and the store make none: a class with accessors on its prototype does the job.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles as sources } from '../helpers/sources.js';
 
 const root = join(import.meta.dirname, '../..');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) return sources(p);
-    return d.name.endsWith('.ts') ? [p] : [];
-  });
-}
 
 /** `file:line` of every get/set accessor written inside an object literal */
 function literalAccessors(file: string, text: string): string[] {

@@ -2,19 +2,12 @@
 // src/ casts nothing to `never` to get past them and re-declares no response shape with
 // `.data as { … }`. The few `as never` left are listed here, each with its reason: a new one
 // fails this test (take the type from the contract instead); removing one means lowering its count here.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles as sources } from '../helpers/sources.js';
 
 const root = join(import.meta.dirname, '../..');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = join(dir, d.name);
-    if (d.isDirectory()) return sources(p);
-    return d.name.endsWith('.ts') ? [p] : [];
-  });
-}
 
 /** file → the lines (1-based) where `pattern` occurs */
 function occurrences(pattern: RegExp): Record<string, number[]> {

@@ -4,10 +4,11 @@
  * become a runtime dependency that every install downloads; and the package stays lean.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../helpers/sources.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -16,12 +17,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   optionalDependencies?: Record<string, string>;
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|mjs|js)$/.test(e.name) ? [join(dir, e.name)] : [],
-  );
-}
-const shipped = [...sources(join(root, 'src')), join(root, 'bin', 'mpay.js')].map((f) => readFileSync(f, 'utf8')).join('\n');
+const shipped = [...sourceFiles(join(root, 'src'), /\.(ts|mjs|js)$/), join(root, 'bin', 'mpay.js')].map((f) => readFileSync(f, 'utf8')).join('\n');
 const imported = (name: string) => new RegExp(`(from |import\\(|require\\()\\s*'${name.replace(/[/.]/g, '\\$&')}(/[^']*)?'`).test(shipped);
 
 describe('package.json dependencies', () => {
