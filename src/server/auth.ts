@@ -156,7 +156,7 @@ export function authenticate(
     );
   }
   refuseOtherMode(deps.mode, creds.user, creds.pass);
-  // the change token is read when no transaction is open, and the read below then runs at once
+  // the change token names the state the read below sees: that read runs at once (no await between)
   const token = cache ? deps.db.changeToken?.() : undefined;
   const cached = token === undefined ? undefined : cache!.lookup(token, creds.user);
   if (cached) return check(deps, kind, creds, cached, clientIp);

@@ -33,8 +33,9 @@ export interface Db extends Queryable {
   close(): Promise<void>;
   /**
    * A value that changes whenever any transaction commits (in this process or another one),
-   * for validating in-process caches; undefined when the store cannot tell cheaply (then
-   * nothing may be cached).
+   * for validating in-process caches: it names the state that plain reads (`get`, `all`
+   * outside a transaction) see when it is read. Undefined when the store cannot tell cheaply
+   * (then nothing may be cached).
    */
   changeToken?(): string | undefined;
 }

@@ -90,21 +90,31 @@ function ownerOnly(file: string): void {
 
 /**
  * SQLite on a file: WAL, synchronous=FULL, a busy timeout so several processes can share the
- * file, BEGIN IMMEDIATE for every write transaction. One connection per process.
+ * file, BEGIN IMMEDIATE for every write transaction. One connection per process writes (a
+ * second one reads, below).
  *
  * Transactions are group-committed: the transactions waiting for the connection when one
  * starts run one after another inside a single SQLite transaction, each in a SAVEPOINT of its
- * own (a transaction that throws is rolled back to its savepoint and fails alone), and one
- * COMMIT — one fsync of the WAL at synchronous=FULL — makes them all durable. No transaction's
- * promise resolves before that COMMIT returns, so nothing is acknowledged before it is on
- * disk; if the COMMIT fails, every transaction of the group fails. Plain statements wait
- * for the group to commit, so they never see rows that are not committed; when nothing is
- * running they run at once, without a trip through the queue.
+ * own (a transaction that throws is rolled back to its savepoint and fails alone, once the
+ * group has committed), and one COMMIT — one fsync of the WAL at synchronous=FULL — makes
+ * them all durable. No transaction's promise resolves before that COMMIT returns, so nothing
+ * is acknowledged before it is on disk; if the COMMIT fails, every transaction of the group
+ * fails.
+ *
+ * Plain statements (reads outside a transaction) never see rows that are not committed and
+ * never wait for a group: when no group is open they run at once on the connection; while one
+ * is open they run on a second connection of the process that only reads (`query_only`), which
+ * in WAL mode reads the last committed state of the file. So a request's reads (its key, its
+ * card token) go on while a group is being written, and its transaction can join that group
+ * instead of waiting for the COMMIT and starting the next one. (A database in memory has no
+ * second connection: there, plain statements wait for the group to commit.)
  */
 export class SqliteDb implements Db {
   readonly dialect = dialect;
   private readonly conn: Database.Database;
   private readonly stmts = new Map<string, Prepared>();
+  /** the connection for plain statements while a group is open (opened on first need); null in memory */
+  private reader: { conn: Database.Database; stmts: Map<string, Prepared> } | null | undefined;
   private readonly jobs: Job[] = [];
   private draining = false;
   private readonly inner: Queryable;
@@ -115,6 +125,7 @@ export class SqliteDb implements Db {
   private closed = false;
   /** groups this connection committed (data_version counts only other connections' commits), and the transactions in them */
   readonly groups = { commits: 0, transactions: 0 };
+  private readonly busyTimeoutMs: number;
 
   constructor(readonly file: string, opts: { busyTimeoutMs?: number } = {}) {
     if (file !== ':memory:') {
@@ -122,7 +133,8 @@ export class SqliteDb implements Db {
       ownerOnly(file);
     }
     this.conn = new Database(file);
-    this.conn.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 30_000}`);
+    this.busyTimeoutMs = opts.busyTimeoutMs ?? 30_000;
+    this.conn.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.conn.pragma('journal_mode = WAL');
     // SQLite gives -wal and -shm the database file's mode; set them too, in case they were left
     // behind by an older version with a wider one
@@ -144,17 +156,18 @@ export class SqliteDb implements Db {
     };
   }
 
-  private stmt(sql: string): Prepared {
-    let s = this.stmts.get(sql);
+  private stmt(sql: string, on: 'writer' | 'reader' = 'writer'): Prepared {
+    const stmts = on === 'writer' ? this.stmts : this.reader!.stmts;
+    let s = stmts.get(sql);
     if (!s) {
-      s = prepare(this.conn, sql);
-      this.stmts.set(sql, s);
+      s = prepare(on === 'writer' ? this.conn : this.reader!.conn, sql);
+      stmts.set(sql, s);
     }
     return s;
   }
-  private allSync<T>(sql: string, params?: readonly SqlValue[]): T[] {
+  private allSync<T>(sql: string, params?: readonly SqlValue[], on: 'writer' | 'reader' = 'writer'): T[] {
     try {
-      const p = this.stmt(sql);
+      const p = this.stmt(sql, on);
       const rows = p.stmt.all(...bind(params)) as unknown[][];
       if (!p.row || rows.length === 0) return rows as T[];
       const row = makerFor(p, rows[0]!);
@@ -163,9 +176,9 @@ export class SqliteDb implements Db {
       translate(e);
     }
   }
-  private getSync<T>(sql: string, params?: readonly SqlValue[]): T | undefined {
+  private getSync<T>(sql: string, params?: readonly SqlValue[], on: 'writer' | 'reader' = 'writer'): T | undefined {
     try {
-      const p = this.stmt(sql);
+      const p = this.stmt(sql, on);
       const r = p.stmt.get(...bind(params)) as unknown[] | undefined;
       return (p.row && r ? makerFor(p, r)(r) : r) as T | undefined;
     } catch (e) {
@@ -180,25 +193,69 @@ export class SqliteDb implements Db {
     }
   }
 
-  /** A statement outside any transaction: at once when the connection is idle, else queued. */
-  private statement<T>(run: () => T): Promise<T> {
-    if (!this.draining && this.jobs.length === 0) {
+  /**
+   * A statement outside any transaction: at once on the connection when it is idle; while a
+   * group is open, a read runs at once on the reading connection (the committed state), and
+   * a write (an UPDATE … RETURNING through get, say), or any statement where there is no
+   * reading connection, waits for the COMMIT.
+   */
+  private statement<T>(sql: string, run: (on: 'writer' | 'reader') => T): Promise<T> {
+    const idle = !this.draining && this.jobs.length === 0;
+    if (idle || (this.readerOpen() && this.readsOnly(sql))) {
       try {
-        return Promise.resolve(run());
+        return Promise.resolve(run(idle ? 'writer' : 'reader'));
       } catch (e) {
         return Promise.reject(e);
       }
     }
     return new Promise<T>((resolve, reject) => {
-      this.jobs.push({ kind: 'stmt', run, resolve, reject });
+      this.jobs.push({ kind: 'stmt', run: () => run('writer'), resolve, reject });
     });
   }
 
+  /** Whether the statement only reads (SQLite says, from the statement prepared on the writing connection). */
+  private readsOnly(sql: string): boolean {
+    try {
+      return this.stmt(sql).stmt.readonly;
+    } catch {
+      // a statement that does not prepare fails the same way when it runs, after the COMMIT
+      return false;
+    }
+  }
+
+  /**
+   * Opens the reading connection on first need. False for a database in memory, once closed,
+   * and when it cannot be opened now (no file descriptor left, say): statements then wait for
+   * the COMMIT as they would without one, and the next group tries again.
+   */
+  private readerOpen(): boolean {
+    if (this.reader === undefined) {
+      if (this.file === ':memory:') this.reader = null;
+      else if (this.closed) return false;
+      else {
+        let conn: Database.Database | undefined;
+        try {
+          conn = new Database(this.file);
+          conn.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+          conn.pragma('query_only = ON');
+          conn.pragma('cache_size = -32768');
+          conn.pragma('mmap_size = 268435456');
+          conn.pragma('temp_store = MEMORY');
+        } catch {
+          conn?.close();
+          return false;
+        }
+        this.reader = { conn, stmts: new Map() };
+      }
+    }
+    return this.reader !== null;
+  }
+
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
-    return this.statement(() => this.allSync<T>(sql, params));
+    return this.statement(sql, (on) => this.allSync<T>(sql, params, on));
   }
   get<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined> {
-    return this.statement(() => this.getSync<T>(sql, params));
+    return this.statement(sql, (on) => this.getSync<T>(sql, params, on));
   }
   /** A write outside a transaction is a transaction of one statement (it joins a group commit). */
   run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
@@ -216,7 +273,9 @@ export class SqliteDb implements Db {
   /**
    * Changes whenever a transaction commits, on this connection or on any other (another
    * process sharing the file): a value to validate an in-process cache of rows with. While a
-   * group is being written it answers undefined (no cache may be trusted then).
+   * group is being written it is the committed state's, the one plain statements read then
+   * (on the reading connection); in memory, where they wait for the COMMIT, it is undefined
+   * (no cache may be trusted then).
    *
    * It is read from the WAL-index header in the -shm file, which every connection to the
    * database maps and SQLite rewrites at every commit (and when the WAL restarts): one pread
@@ -225,7 +284,9 @@ export class SqliteDb implements Db {
    * differ) or there is no -shm, data_version answers instead.
    */
   changeToken(): string | undefined {
-    if (this.draining || this.closed) return undefined;
+    // while a group is open, plain statements read the committed state on the reading
+    // connection, and the token is that state's; without one they wait for the COMMIT
+    if (this.closed || (this.draining && !this.readerOpen())) return undefined;
     const header = this.walIndexHeader();
     if (header === undefined) return `v${this.dataVersion.get() as number}:${this.groups.commits}`;
     // the same header and commit count as last time: the same string (no new one per request)
@@ -288,9 +349,16 @@ export class SqliteDb implements Db {
     }
   }
 
-  /** One group commit: the queued transactions (statements stay queued for after the COMMIT). */
+  /**
+   * One group commit: the queued transactions, each in a savepoint. Every one of them settles
+   * after the COMMIT, the ones that threw (rolled back to their savepoint) too: what a caller
+   * does on a failure — read the row another transaction of the group won a UNIQUE race with,
+   * say — then sees the group committed, as plain statements on the reading connection see
+   * only committed rows. At most GROUP_MAX_TX transactions, failed ones included.
+   */
   private async group(): Promise<void> {
-    const done: { job: TxJob; value: unknown }[] = [];
+    /** the group's transactions in order: each with its value, or with the error it threw */
+    const ran: { job: TxJob; ok: boolean; value: unknown }[] = [];
     const started = performance.now();
     try {
       this.conn.exec('BEGIN IMMEDIATE');
@@ -301,10 +369,10 @@ export class SqliteDb implements Db {
     }
     let yielded = false;
     for (;;) {
-      const batch = this.takeTx(GROUP_MAX_TX - done.length);
+      const batch = this.takeTx(GROUP_MAX_TX - ran.length);
       if (!batch.length) {
         // let requests already under way reach their transactions before the fsync
-        if (yielded || done.length === 0 || done.length >= GROUP_MAX_TX || performance.now() - started > GROUP_MAX_MS) break;
+        if (yielded || ran.length === 0 || ran.length >= GROUP_MAX_TX || performance.now() - started > GROUP_MAX_MS) break;
         yielded = true;
         await new Promise((r) => setImmediate(r));
         continue;
@@ -314,18 +382,18 @@ export class SqliteDb implements Db {
         try {
           const value = await job.fn(this.inner);
           this.conn.exec('RELEASE tx');
-          done.push({ job, value });
+          ran.push({ job, ok: true, value });
         } catch (e) {
           if (!this.conn.inTransaction) {
             // the engine rolled the whole transaction back (I/O error, disk full): the group is lost
             job.reject(e);
-            for (const d of done) d.job.reject(e);
+            for (const r of ran) r.job.reject(r.ok ? e : r.value);
             for (const j of batch.slice(batch.indexOf(job) + 1)) j.reject(e);
             return;
           }
           this.conn.exec('ROLLBACK TO tx');
           this.conn.exec('RELEASE tx');
-          job.reject(e);
+          ran.push({ job, ok: false, value: e });
         }
       }
     }
@@ -333,12 +401,16 @@ export class SqliteDb implements Db {
       this.conn.exec('COMMIT');
     } catch (e) {
       if (this.conn.inTransaction) this.conn.exec('ROLLBACK');
-      for (const d of done) d.job.reject(e);
+      for (const r of ran) r.job.reject(r.ok ? e : r.value);
       return;
     }
     this.groups.commits++;
-    this.groups.transactions += done.length;
-    for (const d of done) d.job.resolve(d.value);
+    for (const r of ran) {
+      if (r.ok) {
+        this.groups.transactions++;
+        r.job.resolve(r.value);
+      } else r.job.reject(r.value);
+    }
   }
 
   /** Takes up to n queued transactions, in order, leaving statements queued. */
@@ -365,6 +437,8 @@ export class SqliteDb implements Db {
     // once only: a second close() must not close a descriptor number reused since
     if (typeof this.shm === 'number') closeSync(this.shm);
     this.shm = null;
+    this.reader?.conn.close();
+    this.reader = null;
     this.conn.close();
   }
 }

@@ -366,18 +366,90 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
     expect(rows.map((r) => r.id)).toEqual(['r1', 'r2', 'r4', 'r5', 'r7', 'r8']);
   });
 
-  it('a read issued while a group is open waits for it and never sees what it rolls back', async () => {
+  it('a read issued while a group is open is answered at once, from the committed state: never what the group writes', async () => {
+    await db.run("INSERT INTO scratch (id, n) VALUES ('kept', 1)");
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const failing = db.tx(async (q) => {
       await q.run("INSERT INTO scratch (id, n) VALUES ('dirty', 1)");
+      await q.run("UPDATE scratch SET n = 2 WHERE id = 'kept'");
       await gate; // (tests only: a transaction must not wait on anything but the store)
       throw new Error('rolled back');
     });
-    const read = db.get('SELECT id FROM scratch WHERE id = ?', ['dirty']);
+    await sleep(10);
+    // the group is open, its writes made: the read does not wait for its COMMIT (the gate is shut)
+    const read = db.all('SELECT id, n FROM scratch ORDER BY id');
+    expect(await Promise.race([read, sleep(500).then(() => 'waiting')])).toEqual([{ id: 'kept', n: 1 }]);
+    expect(await db.get("SELECT id FROM scratch WHERE id = 'dirty'")).toBeUndefined();
     release();
     await expect(failing).rejects.toThrow('rolled back');
-    expect(await read).toBeUndefined();
+    expect(await db.all('SELECT id, n FROM scratch ORDER BY id')).toEqual([{ id: 'kept', n: 1 }]);
+  });
+
+  it('a read issued while a group is open sees the groups committed before it', async () => {
+    await db.tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('first', 1)"));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const open = db.tx(async (q) => {
+      await q.run("INSERT INTO scratch (id, n) VALUES ('second', 2)");
+      await gate;
+    });
+    await sleep(10);
+    expect(await db.all('SELECT id FROM scratch ORDER BY n')).toEqual([{ id: 'first' }]);
+    release();
+    await open;
+    expect(await db.all('SELECT id FROM scratch ORDER BY n')).toEqual([{ id: 'first' }, { id: 'second' }]);
+  });
+
+  it('a transaction that loses a UNIQUE race to another of its group fails once the group has committed: its catch reads the winner', async () => {
+    const seen: unknown[] = [];
+    const attempt = (n: number) =>
+      db
+        .tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('race', ?)", [n]))
+        .then(
+          () => 'won',
+          async (e) => {
+            expect(e).toBeInstanceOf(UniqueViolation);
+            seen.push(await db.get('SELECT n FROM scratch WHERE id = ?', ['race']));
+            return 'lost';
+          },
+        );
+    const before = sq().groups.commits;
+    expect(await Promise.all([attempt(1), attempt(2)])).toEqual(['won', 'lost']);
+    expect(sq().groups.commits - before).toBe(1);
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+
+  it('a write through get (UPDATE … RETURNING) issued while a group is open waits for its COMMIT and sees it', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const open = db.tx(async (q) => {
+      await q.run("INSERT INTO scratch (id, n) VALUES ('w', 1)");
+      await gate;
+    });
+    await sleep(10);
+    const bumped = db.get<{ n: number }>("UPDATE scratch SET n = n + 1 WHERE id = 'w' RETURNING n");
+    expect(await Promise.race([bumped, sleep(100).then(() => 'waiting')])).toBe('waiting');
+    release();
+    await open;
+    expect(await bumped).toEqual({ n: 2 });
+  });
+
+  it('the change token while a group is open names the committed state; its COMMIT moves it', async () => {
+    await new Promise((r) => setImmediate(r));
+    const before = sq().changeToken();
+    expect(before).toBeDefined();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const open = db.tx(async (q) => {
+      await q.run("INSERT INTO scratch (id, n) VALUES ('t', 1)");
+      await gate;
+    });
+    await sleep(10);
+    expect(sq().changeToken()).toBe(before);
+    release();
+    await open;
+    expect(sq().changeToken()).not.toBe(before);
   });
 
   it('a UNIQUE violation inside a grouped transaction fails that transaction only', async () => {
