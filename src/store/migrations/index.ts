@@ -21,6 +21,7 @@ import { m530_idempotency_expiry } from './530_idempotency_expiry.js';
 import { m540_checkout_holds } from './540_checkout_holds.js';
 import { m550_webhook_secret_rotation } from './550_webhook_secret_rotation.js';
 import { m560_refunds } from './560_refunds.js';
+import { m570_append_indexes } from './570_append_indexes.js';
 
 export interface Migration {
   version: number;
@@ -46,4 +47,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m540_checkout_holds,
   m550_webhook_secret_rotation,
   m560_refunds,
+  m570_append_indexes,
 ].sort((a, b) => a.version - b.version);

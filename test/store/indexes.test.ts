@@ -1,0 +1,68 @@
+/**
+ * The lists' indexes are ascending, so a new row appends to them (migration 570): in a
+ * `created_at DESC, id DESC` index the newest row goes to the front of its range, and every
+ * insert splits a page on its left edge. The lists read them backwards at the same cost: the
+ * plans below use the index for the ORDER BY, with no sort of their own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../src/store/db.js';
+import { backend, testStore, type TestStore } from '../helpers/backend.js';
+
+let store: TestStore;
+let db: Db;
+beforeAll(async () => {
+  store = await testStore();
+  db = await store.open();
+});
+afterAll(async () => {
+  await db.close();
+  await store.cleanup();
+});
+
+describe('indexes that new rows append to', () => {
+  it('no index of the schema orders a column descending', async () => {
+    const defs =
+      backend === 'sqlite'
+        ? (await db.all<{ name: string; sql: string }>("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")).map((r) => r.sql)
+        : (await db.all<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema()')).map((r) => r.indexdef);
+    expect(defs.length).toBeGreaterThan(20);
+    expect(defs.filter((d) => /\bDESC\b/i.test(d))).toEqual([]);
+  });
+
+  it('the indexes by submerchant and payment link hold only the rows that have one', async () => {
+    if (backend !== 'sqlite') return;
+    const rows = await db.all<{ name: string; sql: string }>(
+      "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND name IN ('charges_submerchant', 'charges_payment_link', 'withdrawals_submerchant', 'payment_links_submerchant', 'files_submerchant')",
+    );
+    expect(rows).toHaveLength(5);
+    for (const r of rows) expect(r.sql).toMatch(/WHERE (submerchant_id|payment_link_id) IS NOT NULL$/);
+  });
+});
+
+describe.runIf(backend === 'sqlite')('list plans (SQLite)', () => {
+  const plan = async (sql: string) => {
+    const n = (sql.match(/\?/g) ?? []).length;
+    const rows = await db.all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, Array(n).fill('x'));
+    return rows.map((r) => r.detail).join(' | ');
+  };
+  const newestFirst = 'ORDER BY created_at DESC, id DESC LIMIT 20';
+  it.each([
+    ['charges', `SELECT * FROM charges WHERE merchant_id = ? ${newestFirst}`, 'charges_merchant'],
+    ['charges, next page', `SELECT * FROM charges WHERE merchant_id = ? AND created_at <= ? AND (created_at < ? OR id < ?) ${newestFirst}`, 'charges_merchant'],
+    ['charges by status and method', `SELECT * FROM charges WHERE merchant_id = ? AND status = ? AND payment_method = ? ${newestFirst}`, 'charges_merchant_status'],
+    ['charges between dates', `SELECT * FROM charges WHERE merchant_id = ? AND created_at >= ? AND created_at < ? ${newestFirst}`, 'charges_merchant'],
+    ['charges of a submerchant', `SELECT * FROM charges WHERE merchant_id = ? AND submerchant_id = ? ${newestFirst}`, 'charges_submerchant'],
+    ['events', `SELECT * FROM events WHERE merchant_id = ? ${newestFirst} OFFSET 0`, 'events_merchant'],
+    ['receivables', `SELECT * FROM receivables WHERE merchant_id = ? ${newestFirst} OFFSET 0`, 'receivables_merchant'],
+    ['withdrawals', `SELECT * FROM withdrawals WHERE merchant_id = ? AND status = ? ${newestFirst} OFFSET 0`, 'withdrawals_merchant_status'],
+    ['webhook deliveries', `SELECT * FROM webhook_delivery_logs WHERE merchant_id = ? ${newestFirst} OFFSET 0`, 'webhook_logs_merchant'],
+    ['wallet entries', `SELECT * FROM wallet_entries WHERE wallet_id = ? ${newestFirst}`, 'wallet_entries_wallet'],
+  ])('%s: read backwards from its index, no sort', async (_name, sql, index) => {
+    const p = await plan(sql);
+    expect(p).toContain(`USING INDEX ${index} `);
+    expect(p).not.toContain('TEMP B-TREE');
+  });
+  it('a charge count by payment link uses the partial index', async () => {
+    expect(await plan("SELECT COUNT(*) AS n FROM charges WHERE payment_link_id = ? AND status = 'pending'")).toContain('charges_payment_link');
+  });
+});
