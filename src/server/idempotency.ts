@@ -313,6 +313,11 @@ class TxClaim {
 const COMPLETE_SQL = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`;
 const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`;
 
+/** Whether the merchant's key is in the store (kept, in progress, or expired and not yet purged). */
+async function keyKnown(deps: AppDeps, merchantId: string, key: string): Promise<boolean> {
+  return (await deps.db.get('SELECT 1 AS known FROM idempotency_keys WHERE merchant_id = ? AND key = ?', [merchantId, key])) !== undefined;
+}
+
 /** Stores a kept answer under a key no transaction claimed (the run wrote nothing): false when the key was taken meanwhile. */
 async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
   try {
@@ -343,9 +348,10 @@ async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, has
  * 409, wait, take over); a run that loses the race for the key likewise, waiting for the
  * winner's answer. The key is not looked up before the run: that read cost every new key
  * ~10 % of a POST, for the rare replay's sake (it now runs the handler's reads before its
- * transaction, and nothing else, before replaying). It returns only once the transaction
- * holding the run's writes, its key and its answer has committed (the answer is sent after
- * that).
+ * transaction, and nothing else, before replaying); a run refused before its transaction
+ * looks it up then, so a known key's answer (a replay, a 409) still comes first. It returns
+ * only once the transaction holding the run's writes, its key and its answer has committed
+ * (the answer is sent after that).
  */
 export async function withIdempotencyInTx<T>(
   deps: AppDeps,
@@ -374,7 +380,11 @@ export async function withIdempotencyInTx<T>(
         if (kept) await completeKey(deps, merchantId, key, kept);
         else await releaseKey(deps, merchantId, key).catch(() => undefined);
       }
-    } else if (kept && !(await keepUnclaimed(deps, merchantId, key, hash, kept))) return usual();
+    } else if (kept ? !(await keepUnclaimed(deps, merchantId, key, hash, kept)) : await keyKnown(deps, merchantId, key)) {
+      // refused before its transaction, under a key already known: the key's answer (a replay,
+      // the 409 of another body) comes first, as it would have before the run
+      return usual();
+    }
     throw err;
   }
   if (claim.open) {
