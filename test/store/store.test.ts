@@ -324,6 +324,23 @@ describe(`store contract (${backend})`, () => {
 describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
   const sq = () => db as import('../../src/store/sqlite.js').SqliteDb;
 
+  /**
+   * A group held open: its one transaction runs `write`, then waits until `release()` (tests
+   * only: a transaction must not wait on anything but the store), then throws `failWith` if
+   * given. Resolves once the group is open and `write` has run.
+   */
+  async function heldGroup(write: (q: Queryable) => Promise<unknown>, failWith?: Error) {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const done = db.tx(async (q) => {
+      await write(q);
+      await gate;
+      if (failWith) throw failWith;
+    });
+    await sleep(10);
+    return { release, done };
+  }
+
   it('transactions queued together share one COMMIT, each resolving only once it is on disk', async () => {
     const Database = (await import('better-sqlite3')).default;
     const outside = new Database(store.location, { readonly: true });
@@ -368,15 +385,10 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
 
   it('a read issued while a group is open is answered at once, from the committed state: never what the group writes', async () => {
     await db.run("INSERT INTO scratch (id, n) VALUES ('kept', 1)");
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const failing = db.tx(async (q) => {
+    const { release, done: failing } = await heldGroup(async (q) => {
       await q.run("INSERT INTO scratch (id, n) VALUES ('dirty', 1)");
       await q.run("UPDATE scratch SET n = 2 WHERE id = 'kept'");
-      await gate; // (tests only: a transaction must not wait on anything but the store)
-      throw new Error('rolled back');
-    });
-    await sleep(10);
+    }, new Error('rolled back'));
     // the group is open, its writes made: the read does not wait for its COMMIT (the gate is shut)
     const read = db.all('SELECT id, n FROM scratch ORDER BY id');
     expect(await Promise.race([read, sleep(500).then(() => 'waiting')])).toEqual([{ id: 'kept', n: 1 }]);
@@ -388,13 +400,7 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
 
   it('a read issued while a group is open sees the groups committed before it', async () => {
     await db.tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('first', 1)"));
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const open = db.tx(async (q) => {
-      await q.run("INSERT INTO scratch (id, n) VALUES ('second', 2)");
-      await gate;
-    });
-    await sleep(10);
+    const { release, done: open } = await heldGroup((q) => q.run("INSERT INTO scratch (id, n) VALUES ('second', 2)"));
     expect(await db.all('SELECT id FROM scratch ORDER BY n')).toEqual([{ id: 'first' }]);
     release();
     await open;
@@ -421,13 +427,7 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
   });
 
   it('a write through get (UPDATE … RETURNING) issued while a group is open waits for its COMMIT and sees it', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const open = db.tx(async (q) => {
-      await q.run("INSERT INTO scratch (id, n) VALUES ('w', 1)");
-      await gate;
-    });
-    await sleep(10);
+    const { release, done: open } = await heldGroup((q) => q.run("INSERT INTO scratch (id, n) VALUES ('w', 1)"));
     const bumped = db.get<{ n: number }>("UPDATE scratch SET n = n + 1 WHERE id = 'w' RETURNING n");
     expect(await Promise.race([bumped, sleep(100).then(() => 'waiting')])).toBe('waiting');
     release();
@@ -439,13 +439,7 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
     await new Promise((r) => setImmediate(r));
     const before = sq().changeToken();
     expect(before).toBeDefined();
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const open = db.tx(async (q) => {
-      await q.run("INSERT INTO scratch (id, n) VALUES ('t', 1)");
-      await gate;
-    });
-    await sleep(10);
+    const { release, done: open } = await heldGroup((q) => q.run("INSERT INTO scratch (id, n) VALUES ('t', 1)"));
     expect(sq().changeToken()).toBe(before);
     release();
     await open;
