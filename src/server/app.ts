@@ -343,12 +343,21 @@ export function createApp(deps: AppDeps): App {
     const { e, h: handler, params } = route;
     const clientIp = clientIpOf(req, trustedProxies());
     let principal: Principal = NO_PRINCIPAL;
+    // The store's change token, read once for the auth cache and, while this request has not
+    // awaited since, for the read memo too: one synchronous run sees one database state (its
+    // answer is that state's, and the request was in flight when it was read). Any await (a key
+    // read from the store, due work) drops it: the memo then reads the token again.
+    let token: string | undefined;
     if (e.auth !== 'none') {
       const authorization = req.header('authorization');
       limits?.beforeAuth(clientIp, Date.now());
       try {
-        const auth = authenticate(deps, e.auth, authorization, clientIp, authCache);
-        principal = auth instanceof Promise ? await auth : auth;
+        token = authCache ? deps.db.changeToken?.() : undefined;
+        const auth = authenticate(deps, e.auth, authorization, clientIp, authCache, token);
+        if (auth instanceof Promise) {
+          token = undefined;
+          principal = await auth;
+        } else principal = auth;
       } catch (err) {
         if (limits && err instanceof ApiError && err.status === 401) throw limits.authFailed(err, clientIp, parseBasic(authorization)?.user || undefined, Date.now());
         throw err;
@@ -359,7 +368,10 @@ export function createApp(deps: AppDeps): App {
     const ctx = new PipelineContext(deps, principal, requestId, clientIp, req);
     if (principal.merchantId) {
       const at = ctx.now().getTime();
-      if (!dueSkippable(principal.merchantId, at)) await runDue(ctx, at);
+      if (!dueSkippable(principal.merchantId, at)) {
+        token = undefined;
+        await runDue(ctx, at);
+      }
     }
 
     for (const k in params) {
@@ -379,7 +391,7 @@ export function createApp(deps: AppDeps): App {
     // a charge read against the database state of an answer already made: that answer (readMemo.ts)
     const memoKey =
       memo !== null && MEMO_ENDPOINTS.has(e.id) && search.length <= MAX_MEMO_SEARCH ? `${e.id}\n${principal.merchantId}\n${req.path}${search}` : undefined;
-    const memoToken = memoKey === undefined ? undefined : deps.db.changeToken?.();
+    const memoToken = memoKey === undefined ? undefined : (token ?? deps.db.changeToken?.());
     if (memoToken !== undefined) {
       const body = memo!.get(memoKey!, memoToken);
       if (body !== undefined) return { status: 200, headers: { 'content-type': JSON_TYPE }, body };

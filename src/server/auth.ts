@@ -135,7 +135,9 @@ function refuseOtherMode(mode: AppDeps['mode'], publicKey: string, secret: strin
  * allowed_ips, or a public key alone where the secret is required.
  *
  * A key the cache holds (the store unchanged since it was read) is checked at once, with no
- * promise in between (the request path awaits only when the key must be read).
+ * promise in between (the request path awaits only when the key must be read). `token` is the
+ * store's change token, read in the same synchronous run as this call (the request path reads
+ * it once for the cache and its read memo); by default it is read here.
  */
 export function authenticate(
   deps: AppDeps,
@@ -143,6 +145,7 @@ export function authenticate(
   header: string | undefined,
   clientIp: string,
   cache?: AuthCache,
+  token: string | undefined = cache ? deps.db.changeToken?.() : undefined,
 ): Principal | Promise<Principal> {
   const creds = parseBasic(header);
   if (!creds?.user) {
@@ -156,8 +159,8 @@ export function authenticate(
     );
   }
   refuseOtherMode(deps.mode, creds.user, creds.pass);
-  // the change token names the state the read below sees: that read runs at once (no await between)
-  const token = cache ? deps.db.changeToken?.() : undefined;
+  // the change token names the state the read below sees: that read runs at once (no await
+  // between it and the token's read)
   const cached = token === undefined ? undefined : cache!.lookup(token, creds.user);
   if (cached) return check(deps, kind, creds, cached, clientIp);
   return deps.db

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReadMemo } from '../../src/server/readMemo.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { backend } from '../helpers/backend.js';
-import { cardCharge } from '../helpers/money.js';
+import { cardCharge, chargeBody } from '../helpers/money.js';
 
 let env: TestEnv;
 afterEach(async () => env?.close());
@@ -136,6 +136,36 @@ describe.runIf(backend === 'sqlite')('charge reads answered again at the same da
     expect(await readsDuring(() => raw(path))).toBeGreaterThan(0);
     expect(await readsDuring(() => raw('/v1/charges?page=1'))).toBeGreaterThan(0);
     expect(await readsDuring(() => raw('/v1/charges?page=1'))).toBe(0);
+  });
+
+  it('a GET answered from the memo reads the change token once (the auth cache and the memo share it)', async () => {
+    env = await testEnv();
+    const id = (await cardCharge(env, 1990)).body.data.id;
+    await idle();
+    expect((await raw(`/v1/charges/${id}`)).status).toBe(200);
+    const { db } = env.rt.deps;
+    const token = vi.spyOn(db, 'changeToken');
+    try {
+      let again = { status: 0, text: '' };
+      expect(await readsDuring(async () => (again = await raw(`/v1/charges/${id}`)))).toBe(0);
+      expect(again.status).toBe(200);
+      expect(token).toHaveBeenCalledTimes(1);
+    } finally {
+      token.mockRestore();
+    }
+  });
+
+  it("a read whose own due work commits (the merchant's clock passed a PIX expiry) answers the state after it, not the memo's", async () => {
+    env = await testEnv();
+    const r = await env.call('POST', '/v1/charges', chargeBody(5000, { payment_method: 'pix', payment_details: { expires_in: 600 } }));
+    const id = r.body.data.id;
+    await idle();
+    // kept at this state, the key too: the next request's authentication needs no await
+    expect(JSON.parse((await raw(`/v1/charges/${id}`)).text).data.status).toBe('pending');
+    expect(JSON.parse((await raw(`/v1/charges/${id}`)).text).data.status).toBe('pending');
+    env.clock.advance(601_000);
+    const after = JSON.parse((await raw(`/v1/charges/${id}`)).text).data;
+    expect(after).toMatchObject({ status: 'failed', failure_code: 'pix_expired' });
   });
 
   it('a write through the app shows at the next read', async () => {
