@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { LOG_FLUSH_MS, lineBuffer } from '../../src/cli/commands/serverStart/run.js';
+import { LOG_FLUSH_MS, isoNow, lineBuffer } from '../../src/cli/commands/serverStart/run.js';
 
 /** The request log of `mpay server start`: lines written together, never lost, never late by more than LOG_FLUSH_MS. */
 describe('request-log line buffer', () => {
@@ -32,5 +32,18 @@ describe('request-log line buffer', () => {
     expect(writes[1]).toBe('last\n');
     vi.advanceTimersByTime(LOG_FLUSH_MS * 2);
     expect(writes.length).toBe(2);
+  });
+});
+
+describe("the request log's timestamps", () => {
+  it('isoNow(t) is new Date(t).toISOString() for every millisecond, made again only when the millisecond moves', () => {
+    const base = Date.UTC(2026, 10, 28, 23, 59, 59, 998);
+    for (const t of [base, base, base + 1, base + 2, base + 2, base - 86_400_000, base]) {
+      expect(isoNow(t)).toBe(new Date(t).toISOString());
+    }
+    // the same millisecond: the same string, not a new one per line
+    expect(isoNow(base)).toBe(isoNow(base));
+    const real = isoNow();
+    expect(Math.abs(Date.parse(real) - Date.now())).toBeLessThan(1000);
   });
 });

@@ -60,7 +60,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const { listen } = await import('../../../server/http.js');
   // one JSON line per request; written once per turn of the event loop, not once per line
   const logLines = lineBuffer((s) => io.err(s));
-  const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: new Date().toISOString(), ...entry }));
+  const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: isoNow(), ...entry }));
   let rt;
   try {
     rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, trustProxy, readMemo });
@@ -120,6 +120,20 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   logLines.flush();
   return exitForSignal(stoppedBy);
 }
+
+/**
+ * The time now as an ISO 8601 string (`new Date().toISOString()`), made once per millisecond:
+ * a busy server logs tens of lines in each.
+ */
+export function isoNow(now = Date.now()): string {
+  if (now !== isoAt) {
+    isoAt = now;
+    isoText = new Date(now).toISOString();
+  }
+  return isoText;
+}
+let isoAt = Number.NaN;
+let isoText = '';
 
 /** How long request-log lines may wait to be written together (ms). */
 export const LOG_FLUSH_MS = 20;
