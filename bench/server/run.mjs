@@ -25,10 +25,12 @@
 //
 //   node bench/server/run.mjs            # DURATION=5 REPEATS=3 CONNECTIONS=16 by default
 //   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s and p99 (the spread behind a median)
+//   CASES=read,get node bench/server/run.mjs   # only these cases (names as in `cases` below)
+// The CPU column is the server process's CPU time (user + system, /proc) per request answered.
 //   MPAY_TEST_DATABASE_URL=postgres://… node bench/server/run.mjs   # adds the PostgreSQL rows
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -285,10 +287,31 @@ function alone(k, run) {
   Atomics.wait(SETTLE, 0, 0, 200);
   return run();
 }
+// CPU time (user + system) of a process so far, in microseconds, from /proc (Linux); NaN elsewhere
+function cpuMicros(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+/** Runs a case; for a server case, adds the server's CPU time per request (µs) to its result. */
+function measured(k, run) {
+  const pid = serverOf[k]?.child.pid;
+  const c0 = pid ? cpuMicros(pid) : NaN;
+  const r = run();
+  const n = Number(/(\d+) requests in/.exec(r.raw ?? '')?.[1]);
+  return pid ? { ...r, cpu: (cpuMicros(pid) - c0) / n } : r;
+}
+// CASES=get,read (say) measures only those cases (their rows need their baselines to show ratios)
+const only = process.env.CASES ? new Set(process.env.CASES.split(',')) : null;
+const chosen = Object.keys(cases).filter((k) => !only || only.has(k));
 const runs = Object.fromEntries(Object.keys(cases).map((k) => [k, []]));
 // warm-up (JIT, page cache), the POST rows too: otherwise their first repeat is their warm-up
-for (const k of ['bare', 'hono', 'read', 'get', 'list', 'getNoMemo', 'listNoMemo', 'post', 'postBig', ...(PG_URL ? ['pgRead', 'pgGet'] : [])]) alone(k, cases[k]);
-for (let i = 0; i < REPEATS; i++) for (const [k, run] of Object.entries(cases)) runs[k].push(alone(k, run));
+for (const k of chosen) if (k !== 'sqlite') alone(k, cases[k]);
+for (let i = 0; i < REPEATS; i++) for (const k of chosen) runs[k].push(alone(k, () => measured(k, cases[k])));
 for (const c of children) c.kill('SIGCONT');
 
 const median = (xs) => {
@@ -298,19 +321,20 @@ const median = (xs) => {
 const med = (k, f) => median(runs[k].map((r) => r[f]));
 const fmt = (v, d = 0) => (Number.isFinite(v) ? v.toFixed(d) : '–');
 const pctOf = (k, base) => (100 * med(k, 'rps')) / med(base, 'rps');
-const target = (ok, text) => `target ${text}: ${ok ? 'met' : 'NOT met'}`;
-const row = (name, k, ratio, t = '') => [name, med(k, 'rps'), med(k, 'p50'), med(k, 'p99'), ratio, t];
+// a target whose figure was not measured (CASES) says so rather than "NOT met"
+const target = (ok, text, figure = 0) => `target ${text}: ${Number.isFinite(figure) ? (ok ? 'met' : 'NOT met') : 'not measured'}`;
+const row = (name, k, ratio, t = '') => [name, med(k, 'rps'), med(k, 'p50'), med(k, 'p99'), med(k, 'cpu'), ratio, t];
 const rows = [
   row('bare node:http, small JSON', 'bare', '1.00 (baseline)'),
   row('Hono on @hono/node-server, same JSON', 'hono', `${fmt(pctOf('hono', 'bare'))} % of bare (reference)`),
   row('node:http + 1 SQLite read, same charge', 'read', `1.00 (baseline of the GETs; ${fmt(pctOf('read', 'bare'))} % of bare)`),
-  row('GET /v1/charges/{id}', 'get', `${fmt(pctOf('get', 'read'))} % of the SQLite read`, target(pctOf('get', 'read') >= 60, '≥ 60 %')),
-  row('GET /v1/charges (page 1 of 20)', 'list', `${fmt(pctOf('list', 'read'))} % of the SQLite read`, target(pctOf('list', 'read') >= 40, '≥ 40 %')),
+  row('GET /v1/charges/{id}', 'get', `${fmt(pctOf('get', 'read'))} % of the SQLite read`, target(pctOf('get', 'read') >= 60, '≥ 60 %', pctOf('get', 'read'))),
+  row('GET /v1/charges (page 1 of 20)', 'list', `${fmt(pctOf('list', 'read'))} % of the SQLite read`, target(pctOf('list', 'read') >= 40, '≥ 40 %', pctOf('list', 'read'))),
   row('GET /v1/charges/{id}, --no-read-memo', 'getNoMemo', `${fmt(pctOf('getNoMemo', 'read'))} % of the SQLite read (the store read every time)`),
   row('GET /v1/charges, --no-read-memo', 'listNoMemo', `${fmt(pctOf('listNoMemo', 'read'))} % of the SQLite read (the store read every time)`),
   row('raw SQLite insert, 1 tx (WAL, FULL)', 'sqlite', '1.00 (baseline of the POSTs)'),
-  row('POST /v1/charges (card, 1x)', 'post', `${fmt(pctOf('post', 'sqlite'))} % of raw insert`, target(pctOf('post', 'sqlite') >= 60, '≥ 60 %')),
-  row(`POST /v1/charges, ${SEEDED / 1000}k stored`, 'postBig', `${fmt(pctOf('postBig', 'post'))} % of POST above`, target(pctOf('postBig', 'post') >= 80, '≥ 80 %')),
+  row('POST /v1/charges (card, 1x)', 'post', `${fmt(pctOf('post', 'sqlite'))} % of raw insert`, target(pctOf('post', 'sqlite') >= 60, '≥ 60 %', pctOf('post', 'sqlite'))),
+  row(`POST /v1/charges, ${SEEDED / 1000}k stored`, 'postBig', `${fmt(pctOf('postBig', 'post'))} % of POST above`, target(pctOf('postBig', 'post') >= 80, '≥ 80 %', pctOf('postBig', 'post'))),
   ...(PG_URL
     ? [
         row('node:http + 1 pg read, same charge', 'pgRead', `1.00 (baseline of PG; ${fmt(pctOf('pgRead', 'bare'))} % of bare)`),
@@ -322,16 +346,16 @@ const checked = ['read', 'get', 'list', 'getNoMemo', 'listNoMemo', 'post', 'post
 const non2xx = checked.reduce((a, k) => a + runs[k].reduce((b, r) => b + r.non2xx, 0), 0);
 const load = loadavg().map((l) => l.toFixed(1)).join(' ');
 console.log(`server throughput on loopback, wrk -t1 -c${CONNECTIONS} -d${DURATION}s, median of ${REPEATS} runs (node ${process.versions.node}; load average at the end ${load})`);
-console.log(`${'case'.padEnd(38)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}  ratio`);
-for (const [name, rps, p50, p99, ratio, t] of rows) {
-  console.log(`${name.padEnd(38)} ${fmt(rps).padStart(8)} ${fmt(p50, 2).padStart(8)} ${fmt(p99, 2).padStart(8)}  ${ratio}${t ? `  (${t})` : ''}`);
+console.log(`${'case'.padEnd(38)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'CPU µs'.padStart(7)}  ratio`);
+for (const [name, rps, p50, p99, cpu, ratio, t] of rows) {
+  console.log(`${name.padEnd(38)} ${fmt(rps).padStart(8)} ${fmt(p50, 2).padStart(8)} ${fmt(p99, 2).padStart(8)} ${fmt(cpu, 1).padStart(7)}  ${ratio}${t ? `  (${t})` : ''}`);
 }
-console.log(`p99 of GET /v1/charges/{id} at ${CONNECTIONS} connections: ${fmt(med('get', 'p99'), 2)} ms  (${target(med('get', 'p99') <= 3, '≤ 3 ms')})`);
+console.log(`p99 of GET /v1/charges/{id} at ${CONNECTIONS} connections: ${fmt(med('get', 'p99'), 2)} ms  (${target(med('get', 'p99') <= 3, '≤ 3 ms', med('get', 'p99'))})`);
 console.log(`non-2xx responses from mpay and the read references: ${non2xx}`);
 if (process.env.RUNS_RPS) {
   for (const [k, rs] of Object.entries(runs)) {
     const p99s = rs.every((r) => Number.isFinite(r.p99)) ? `  (p99 ms: ${rs.map((r) => fmt(r.p99, 2)).join(' ')})` : '';
-    console.log(k, rs.map((r) => Math.round(r.rps)).join(' ') + p99s);
+    if (rs.length) console.log(k, rs.map((r) => Math.round(r.rps)).join(' ') + p99s);
   }
 }
 if (process.env.VERBOSE) for (const r of [...runs.get, ...runs.post]) console.log(r.raw);
