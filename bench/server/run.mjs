@@ -26,8 +26,8 @@
 //   node bench/server/run.mjs            # DURATION=5 REPEATS=3 CONNECTIONS=16 by default
 //   RUNS_RPS=1 node bench/server/run.mjs # also print every run's req/s and p99 (the spread behind a median)
 //   CASES=read,get node bench/server/run.mjs   # only these cases (names as in `cases` below)
-// The CPU column is the server process's CPU time (user + system, /proc) per request answered.
 //   MPAY_TEST_DATABASE_URL=postgres://… node bench/server/run.mjs   # adds the PostgreSQL rows
+// The CPU column is the server process's CPU time (user + system, /proc) per request answered.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
