@@ -66,8 +66,19 @@ async function sendStream(s: ReturnType<typeof streamingMultipart>) {
 }
 
 /** Runs fn while sampling live memory as chunks are pulled; returns the peak growth over the baseline. */
-async function measure<T>(fn: (sample: () => void) => Promise<T>): Promise<{ result: T; rss: number; arrayBuffers: number }> {
+/**
+ * A full collection whose freed ArrayBuffers are gone from `process.memoryUsage()`: V8 frees
+ * dead buffers' memory on a background sweeper after the collection returns, and finishes
+ * that sweep when the next collection starts. With one `gc()` a sample could still count the
+ * garbage of the last one (a busy machine: 21 MB once in CI for a 10 MiB upload).
+ */
+function collect(): void {
   gc();
+  gc();
+}
+
+async function measure<T>(fn: (sample: () => void) => Promise<T>): Promise<{ result: T; rss: number; arrayBuffers: number }> {
+  collect();
   const base = process.memoryUsage();
   let peakRss = base.rss;
   let peakAb = base.arrayBuffers;
@@ -75,13 +86,13 @@ async function measure<T>(fn: (sample: () => void) => Promise<T>): Promise<{ res
   // every 1 MiB pulled: collect garbage first, so the sample is what is really held
   const sample = () => {
     if (++n % 16) return;
-    gc();
+    collect();
     const m = process.memoryUsage();
     peakRss = Math.max(peakRss, m.rss);
     peakAb = Math.max(peakAb, m.arrayBuffers);
   };
   const result = await fn(sample);
-  gc();
+  collect();
   const end = process.memoryUsage();
   peakRss = Math.max(peakRss, end.rss);
   peakAb = Math.max(peakAb, end.arrayBuffers);
