@@ -352,7 +352,7 @@ export function createApp(deps: AppDeps): App {
       const authorization = req.header('authorization');
       limits?.beforeAuth(clientIp, Date.now());
       try {
-        token = authCache ? deps.db.changeToken?.() : undefined;
+        token = deps.db.changeToken?.();
         const auth = authenticate(deps, e.auth, authorization, clientIp, authCache, token);
         if (auth instanceof Promise) {
           token = undefined;

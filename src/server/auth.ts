@@ -136,16 +136,16 @@ function refuseOtherMode(mode: AppDeps['mode'], publicKey: string, secret: strin
  *
  * A key the cache holds (the store unchanged since it was read) is checked at once, with no
  * promise in between (the request path awaits only when the key must be read). `token` is the
- * store's change token, read in the same synchronous run as this call (the request path reads
- * it once for the cache and its read memo); by default it is read here.
+ * store's change token (undefined: none, the cache is not used), read by the caller in the same
+ * synchronous run as this call (the request path reads it once for the cache and its read memo).
  */
 export function authenticate(
   deps: AppDeps,
   kind: AuthKind,
   header: string | undefined,
   clientIp: string,
-  cache?: AuthCache,
-  token: string | undefined = cache ? deps.db.changeToken?.() : undefined,
+  cache: AuthCache,
+  token: string | undefined,
 ): Principal | Promise<Principal> {
   const creds = parseBasic(header);
   if (!creds?.user) {
@@ -161,7 +161,7 @@ export function authenticate(
   refuseOtherMode(deps.mode, creds.user, creds.pass);
   // the change token names the state the read below sees: that read runs at once (no await
   // between it and the token's read)
-  const cached = token === undefined ? undefined : cache!.lookup(token, creds.user);
+  const cached = token === undefined ? undefined : cache.lookup(token, creds.user);
   if (cached) return check(deps, kind, creds, cached, clientIp);
   return deps.db
     .get<KeyRow>(
@@ -169,7 +169,7 @@ export function authenticate(
          FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.public_key = ?`,
       [creds.user],
     )
-    .then((row) => check(deps, kind, creds, row && (token === undefined ? keyEntry(row) : cache!.remember(token, creds.user, row)), clientIp));
+    .then((row) => check(deps, kind, creds, row && (token === undefined ? keyEntry(row) : cache.remember(token, creds.user, row)), clientIp));
 }
 
 function check(deps: AppDeps, kind: AuthKind, creds: { user: string; pass: string }, entry: CachedKey | undefined, clientIp: string): Principal {
