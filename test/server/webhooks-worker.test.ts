@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { receiver, type Receiver } from '../helpers/receiver.js';
 import { emitEvent } from '../../src/server/services/events.js';
-import { deliverDue, DeliveryWorker, type Sleep } from '../../src/server/webhooks/worker.js';
+import { deliverDue, DeliveryWorker, WAKE, type Sleep } from '../../src/server/webhooks/worker.js';
 import { claimDue } from '../../src/server/webhooks/delivery.js';
 import { backend } from '../helpers/backend.js';
 
@@ -246,6 +246,25 @@ describe('DeliveryWorker lifecycle', () => {
     expect(waits.every((ms) => ms === 250)).toBe(true);
     await w.stop();
     expect(a.requests).toHaveLength(1);
+  });
+
+  it('wakes with a constant reason: a kick builds no AbortError, however often it comes', async () => {
+    const signals: AbortSignal[] = [];
+    const sleep: Sleep = (_ms, signal) =>
+      new Promise((resolve) => {
+        signals.push(signal);
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+    const w = new DeliveryWorker(env.rt.deps, { sleep });
+    w.start();
+    await until(async () => signals.length > 0);
+    // a request that emits events kicks the worker, asleep or not: a burst of them
+    for (let i = 0; i < 5; i++) w.kick();
+    await until(async () => signals.length > 1);
+    await w.stop();
+    expect(signals.every((s) => s.aborted)).toBe(true);
+    expect(signals.map((s) => s.reason)).toEqual(signals.map(() => WAKE));
   });
 
   it('deliverDue stops claiming at its bound and leaves the rest due for the next run', async () => {

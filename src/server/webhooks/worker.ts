@@ -28,6 +28,14 @@ import {
 
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
+/**
+ * What the worker aborts its sleep with. `AbortController.abort()` without a reason builds a
+ * DOMException (a stack trace with it) on every call, even on a signal aborted already, and
+ * every request that emits events kicks the worker: ~8 % of a `POST /v1/charges`'s CPU went
+ * there (docs/performance.md, tenth session).
+ */
+export const WAKE = 'wake';
+
 export const defaultSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -199,14 +207,14 @@ export class DeliveryWorker {
   /** Look for work now instead of at the next poll (e.g. right after a request emitted events). */
   kick(): void {
     this.kicked = true;
-    this.wake?.abort();
+    this.wake?.abort(WAKE);
   }
 
   /** No new claims; resolves once the attempts in flight have finished and been recorded. */
   async stop(): Promise<void> {
     if (!this.loopDone) return;
     this.stopping = true;
-    this.wake?.abort();
+    this.wake?.abort(WAKE);
     await this.loopDone;
     await this.sender?.close();
     this.sender = null;
@@ -240,11 +248,11 @@ export class DeliveryWorker {
       const full = this.inflight.size >= this.o.concurrency;
       if (claimed > 0 && !full) continue; // more may be due
       this.wake = new AbortController();
-      if (this.stopping || this.kicked) this.wake.abort();
+      if (this.stopping || this.kicked) this.wake.abort(WAKE);
       const waits: Promise<unknown>[] = [this.sleep(this.pollMs, this.wake.signal)];
       if (full) waits.push(Promise.race(this.inflight));
       await Promise.race(waits);
-      this.wake.abort();
+      this.wake.abort(WAKE);
       this.wake = null;
     }
     await Promise.allSettled([...this.inflight]);
