@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { JsonText, type AppEnv as Env, type AppDeps, type Handler, type Page, type Principal, type RequestContext } from './context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable, type Db } from '../store/db.js';
-import { errorBody, keptAnswer, requestHash, withIdempotency, withIdempotencyInTx, type StoredResponse } from './idempotency.js';
+import { errorBody, keptAnswer, keptText, requestHash, withIdempotency, withIdempotencyInTx, type StoredResponse } from './idempotency.js';
 import { ApiLimits, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
@@ -436,7 +436,7 @@ export function createApp(deps: AppDeps): App {
         if (deps.validateResponses) (e.list ? listEnvelope(e.response) : envelope(e.response)).parse(JSON.parse(serialised));
         return {
           value: { status, headers: { 'content-type': JSON_TYPE }, body: serialised },
-          keep: { status, body: idemKey ? keptAnswer(JSON.parse(serialised) as Record<string, unknown>) : serialised },
+          keep: { status, body: idemKey ? keptText(serialised) : serialised },
         };
       }
       let out: Record<string, unknown>;

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
-import { ANSWER_WAIT_MS, keepsAnswer, withIdempotency, withIdempotencyInTx } from '../../src/server/idempotency.js';
+import { ANSWER_WAIT_MS, keepsAnswer, keptAnswer, keptText, withIdempotency, withIdempotencyInTx } from '../../src/server/idempotency.js';
 import { runDueWork } from '../../src/server/due.js';
 import { chargeBody, tokenize } from '../helpers/money.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
@@ -188,6 +188,20 @@ describe('issue 18.2: a secret shown once is never kept by an Idempotency-Key (a
     expect(shown).toBe(secret);
     expect(replay.body.data).toEqual(rest);
     expect(JSON.stringify(replay.body)).not.toContain(secret);
+  });
+});
+
+describe('the answer kept of a text already serialised (keptText)', () => {
+  it('is the text itself when no key is a secret shown once, and the answer without it when one is', () => {
+    const charge = JSON.stringify({ success: true, message: 'ok', data: { id: 'c1', description: 'a "secret" gift', metadata: { note: 'secret_key' } } });
+    expect(keptText(charge)).toBe(charge);
+    const key = JSON.stringify({ success: true, data: { id: 'k1', secret_key: 'sk_live_x', name: 'ci' } });
+    expect(keptText(key)).toBe(JSON.stringify({ success: true, data: { id: 'k1', name: 'ci' } }));
+    const endpoint = JSON.stringify({ success: true, data: { id: 'e1', secret: 'whsec_x' } });
+    expect(keptText(endpoint)).toBe(JSON.stringify({ success: true, data: { id: 'e1' } }));
+    // a nested key of that name: what keptAnswer keeps of the parsed envelope, as before
+    const nested = JSON.stringify({ success: true, data: { id: 'c2', metadata: { secret: 'kept' } } });
+    expect(keptText(nested)).toBe(keptAnswer(JSON.parse(nested)));
   });
 });
 
