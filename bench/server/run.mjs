@@ -19,6 +19,9 @@
 // again with the store read for every request (src/server/readMemo.ts), as figures.
 // Each case runs REPEATS times (default 3), interleaved; the table shows medians. While a case
 // runs, the benchmark's other servers are stopped (SIGSTOP), so their timers stay off the cores.
+// A server is stopped only 100 ms after its case (the requests wrk left in flight answered), not
+// inside a read transaction: a reader stopped there would keep the WAL of the store it shares from
+// restarting for the cases after it (the line "WAL files at the end" tells).
 // Targets (issue 17): GET /v1/charges/{id} ≥ 60 % of the SQLite read row, p99 ≤ 3 ms at
 // 16 connections; GET /v1/charges (first page of 20) ≥ 40 % of it; POST ≥ 60 % of the raw
 // insert; POST on 100k stored charges ≥ 80 % of POST on the (nearly) empty store.
@@ -30,7 +33,7 @@
 // The CPU column is the server process's CPU time (user + system, /proc) per request answered.
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,8 +83,8 @@ const s = http.createServer((req, res) => { res.writeHead(200, { 'content-type':
 s.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + s.address().port));
 `;
 
-function wrk(url, script) {
-  const args = ['-t1', `-c${CONNECTIONS}`, `-d${DURATION}s`, '--latency'];
+function wrk(url, script, seconds = DURATION) {
+  const args = ['-t1', `-c${CONNECTIONS}`, `-d${seconds}s`, '--latency'];
   if (script) args.push('-s', script);
   args.push(url);
   const r = spawnSync('wrk', args, { encoding: 'utf8' });
@@ -244,20 +247,20 @@ const pgGetLua = PG_URL ? getScript('pg-get', pgSecret) : null;
 
 // --- measure --------------------------------------------------------------------------
 const cases = {
-  bare: () => wrk(bare.url + '/', null),
-  hono: () => wrk(`${hono.url}/v1/charges/${chargeId}`, null),
-  read: () => wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null),
-  get: () => wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua),
-  list: () => wrk(`${mpay.url}/v1/charges`, getLua),
-  getNoMemo: () => wrk(`${noMemo.url}/v1/charges/${chargeId}`, getLua),
-  listNoMemo: () => wrk(`${noMemo.url}/v1/charges`, getLua),
+  bare: (d) => wrk(bare.url + '/', null, d),
+  hono: (d) => wrk(`${hono.url}/v1/charges/${chargeId}`, null, d),
+  read: (d) => wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null, d),
+  get: (d) => wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua, d),
+  list: (d) => wrk(`${mpay.url}/v1/charges`, getLua, d),
+  getNoMemo: (d) => wrk(`${noMemo.url}/v1/charges/${chargeId}`, getLua, d),
+  listNoMemo: (d) => wrk(`${noMemo.url}/v1/charges`, getLua, d),
   sqlite: () => ({ rps: sqliteInsertRate(DURATION) }),
-  post: () => wrk(`${mpay.url}/v1/charges`, postLua),
-  postBig: () => wrk(`${big.url}/v1/charges`, bigPostLua),
+  post: (d) => wrk(`${mpay.url}/v1/charges`, postLua, d),
+  postBig: (d) => wrk(`${big.url}/v1/charges`, bigPostLua, d),
   ...(PG_URL
     ? {
-        pgRead: () => wrk(`${pgRead.url}/v1/charges/${pgChargeId}`, null),
-        pgGet: () => wrk(`${pgServer.url}/v1/charges/${pgChargeId}`, pgGetLua),
+        pgRead: (d) => wrk(`${pgRead.url}/v1/charges/${pgChargeId}`, null, d),
+        pgGet: (d) => wrk(`${pgServer.url}/v1/charges/${pgChargeId}`, pgGetLua, d),
       }
     : {}),
 };
@@ -283,6 +286,12 @@ const serverOf = {
 const SETTLE = new Int32Array(new SharedArrayBuffer(4));
 function alone(k, run) {
   const own = serverOf[k]?.child;
+  // wrk has returned, but the previous case's server is still answering the requests it left
+  // in flight (a few ms): stopped now, it would stop inside one, a read transaction of a
+  // database it shares with other servers among them, and a reader held there keeps every
+  // checkpoint from resetting the WAL: the writer of the cases after it then works on a WAL
+  // that only grows (POST p99s of 190-300 ms, 36 % of the raw insert, in a run without this)
+  Atomics.wait(SETTLE, 0, 0, 100);
   own?.kill('SIGCONT');
   for (const c of children) if (c !== own) c.kill('SIGSTOP');
   // the dirty pages the previous case left (a POST case writes ~100 MB of WAL) are written
@@ -319,6 +328,7 @@ for (let i = 0; i < REPEATS; i++) for (const k of chosen) runs[k].push(alone(k, 
 for (const c of children) c.kill('SIGCONT');
 
 const median = (xs) => {
+  if (!xs.length) return NaN; // a case not measured (CASES)
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 };
@@ -361,6 +371,18 @@ if (process.env.RUNS_RPS) {
     const p99s = rs.every((r) => Number.isFinite(r.p99)) ? `  (p99 ms: ${rs.map((r) => fmt(r.p99, 2)).join(' ')})` : '';
     if (rs.length) console.log(k, rs.map((r) => Math.round(r.rps)).join(' ') + p99s);
   }
+}
+// SQLite's checkpoints keep a WAL near 4 MB (1000 pages); a larger file means a reader held an
+// old snapshot during a case (the WAL cannot restart behind it) and the POST rows are suspect
+const walMB = (dir) => {
+  try {
+    return statSync(join(dir, 'mpay.db-wal')).size / 1e6;
+  } catch {
+    return 0;
+  }
+};
+if (only === null || only.has('post') || only.has('postBig')) {
+  console.log(`WAL files at the end: ${fmt(walMB(dataDir), 1)} MB (POST store), ${fmt(walMB(bigEnv.MPAY_DATA_DIR), 1)} MB (100k store); above ~4.5 MB a reader held a snapshot`);
 }
 if (process.env.VERBOSE) for (const r of [...runs.get, ...runs.post]) console.log(r.raw);
 await dropSchema?.();
