@@ -224,18 +224,22 @@ describe('DeliveryWorker lifecycle', () => {
     expect(a.requests).toHaveLength(1);
   });
 
+  /** A sleep that only ends when the worker aborts it; `saw` sees each call. */
+  const sleepUntilAborted =
+    (saw: (ms: number, signal: AbortSignal) => void): Sleep =>
+    (ms, signal) =>
+      new Promise((resolve) => {
+        saw(ms, signal);
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+
   it('polls with the injected sleep and looks at once on kick()', async () => {
     const a = await recv();
     await endpoint(a.url);
     const waits: number[] = [];
-    // a sleep that only ends when the worker aborts it: the worker then only works when kicked
-    const sleep: Sleep = (ms, signal) =>
-      new Promise((resolve) => {
-        waits.push(ms);
-        if (signal.aborted) return resolve();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    const w = new DeliveryWorker(env.rt.deps, { sleep });
+    // the worker then only works when kicked
+    const w = new DeliveryWorker(env.rt.deps, { sleep: sleepUntilAborted((ms) => waits.push(ms)) });
     w.start();
     await until(async () => waits.length > 0);
     await emitMany(1);
@@ -250,13 +254,7 @@ describe('DeliveryWorker lifecycle', () => {
 
   it('wakes with a constant reason: a kick builds no AbortError, however often it comes', async () => {
     const signals: AbortSignal[] = [];
-    const sleep: Sleep = (_ms, signal) =>
-      new Promise((resolve) => {
-        signals.push(signal);
-        if (signal.aborted) return resolve();
-        signal.addEventListener('abort', () => resolve(), { once: true });
-      });
-    const w = new DeliveryWorker(env.rt.deps, { sleep });
+    const w = new DeliveryWorker(env.rt.deps, { sleep: sleepUntilAborted((_ms, signal) => signals.push(signal)) });
     w.start();
     await until(async () => signals.length > 0);
     // a request that emits events kicks the worker, asleep or not: a burst of them
