@@ -50,7 +50,8 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 // seconds it scavenges two to three times as often (--trace-gc: 314 scavenges in its first 5 s,
 // 140 in the next 5), and the GET's p99 measured that (first 5 s 3.79, 3.99, 2.36 ms; the same
 // GET right after, 2.77, 2.62, 1.96). Each case therefore runs WARM seconds of its own load,
-// unmeasured, before it is measured: every row a steady state, the baselines' too. WARM=0: none.
+// unmeasured, before it is measured: every server's row a steady state, the baselines' too.
+// WARM=0: none.
 const WARM = Number(process.env.WARM ?? 2);
 
 if (spawnSync('wrk', ['--version']).error) {
