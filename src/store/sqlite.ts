@@ -67,6 +67,9 @@ type Job =
 
 type TxJob = Extract<Job, { kind: 'tx' }>;
 
+/** The WAL file's size once it restarts (bytes): what it is cut back to after it grew past it. */
+export const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
+
 /** A group commit holds at most this many transactions… */
 export const GROUP_MAX_TX = 256;
 /** …and keeps the write lock at most this long (ms) before it commits. */
@@ -147,6 +150,12 @@ export class SqliteDb implements Db {
     // each transaction of a group runs in a savepoint, whose journal of the pages it changes
     // would otherwise spill to a temp file past 64 KiB: keep it (and any temp table) in memory
     this.conn.pragma('temp_store = MEMORY');
+    // a reader that holds a snapshot (another process stopped inside a read) keeps the WAL
+    // from restarting, and it grows for as long (hundreds of MB under load); SQLite never
+    // shrinks the file by itself, so without a limit it stays that size on disk afterwards.
+    // At the first commit after the WAL restarts, a file above the limit is cut back to it;
+    // the steady WAL (~1000 pages, ~4.5 MB) stays well below, so this never cuts a WAL in use.
+    this.conn.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     this.dataVersion = this.conn.prepare('PRAGMA data_version').pluck();
     this.inner = {
       dialect,
