@@ -446,6 +446,23 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
     expect(sq().changeToken()).not.toBe(before);
   });
 
+  // SQLite unmaps a memory-mapped file whenever another connection has committed since its last
+  // read (and maps it again at its next page): the reading connection, which reads between the
+  // writer's commits, would do that at nearly every read under a write load
+  it.runIf(process.platform === 'linux')('the reading connection reads with pread: only the writing connection maps the file', async () => {
+    const { readFileSync } = await import('node:fs');
+    const maps = () => readFileSync('/proc/self/maps', 'utf8').split('\n').filter((l) => l.endsWith(` ${store.location}`)).length;
+    await db.run("INSERT INTO scratch (id, n) VALUES ('m', 1)");
+    sq().execScript('PRAGMA wal_checkpoint(TRUNCATE)'); // the rows in the database file, where a mapping would read them
+    expect(await db.get("SELECT n FROM scratch WHERE id = 'm'")).toEqual({ n: 1 }); // on the writing connection (no group open)
+    expect(maps()).toBe(1);
+    const { release, done: open } = await heldGroup((q) => q.run("UPDATE scratch SET n = 2 WHERE id = 'm'"));
+    expect(await db.get("SELECT n FROM scratch WHERE id = 'm'")).toEqual({ n: 1 }); // on the reading connection
+    expect(maps()).toBe(1);
+    release();
+    await open;
+  });
+
   it('a UNIQUE violation inside a grouped transaction fails that transaction only', async () => {
     await db.run("INSERT INTO scratch (id, n) VALUES ('u', 1)");
     const [dup, ok] = await Promise.allSettled([
