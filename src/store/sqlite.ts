@@ -97,7 +97,8 @@ function ownerOnly(file: string): void {
  * second one reads, below).
  *
  * Transactions are group-committed: the transactions waiting for the connection when one
- * starts run one after another inside a single SQLite transaction, each in a SAVEPOINT of its
+ * starts, and those that arrive while each turn of the event loop brings more, run one after
+ * another inside a single SQLite transaction, each in a SAVEPOINT of its
  * own (a transaction that throws is rolled back to its savepoint and fails alone, once the
  * group has committed), and one COMMIT — one fsync of the WAL at synchronous=FULL — makes
  * them all durable. No transaction's promise resolves before that COMMIT returns, so nothing
@@ -384,12 +385,17 @@ export class SqliteDb implements Db {
     for (;;) {
       const batch = this.takeTx(GROUP_MAX_TX - ran.length);
       if (!batch.length) {
-        // let requests already under way reach their transactions before the fsync
+        // let requests already under way reach their transactions before the fsync: a turn of
+        // the event loop (its I/O: requests read and run up to their transactions), and another
+        // for as long as each brings the group more (up to GROUP_MAX_TX and GROUP_MAX_MS), so
+        // under load a group holds about every request in flight, each sharing its fsync and
+        // the index pages every commit rewrites; the first turn that brings none commits
         if (yielded || ran.length === 0 || ran.length >= GROUP_MAX_TX || performance.now() - started > GROUP_MAX_MS) break;
         yielded = true;
         await new Promise((r) => setImmediate(r));
         continue;
       }
+      yielded = false; // this turn brought some: the next may too
       for (const job of batch) {
         this.conn.exec('SAVEPOINT tx');
         try {

@@ -367,6 +367,27 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
     expect(commits).toBeLessThan(50);
   });
 
+  it('a group stays open while each turn of the event loop brings it another transaction, and commits at the first that brings none', async () => {
+    const before = sq().groups.commits;
+    const done: Promise<unknown>[] = [];
+    // one transaction a turn, as requests reach their transactions one after another under load
+    await new Promise<void>((all) => {
+      const arrive = (i: number) => {
+        done.push(db.tx((q) => q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [`turn${i}`, i])));
+        if (i < 6) setImmediate(() => arrive(i + 1));
+        else all();
+      };
+      arrive(1);
+    });
+    await Promise.all(done);
+    expect(sq().groups.commits - before).toBe(1);
+    // and then the group commits: the next transaction, a turn later, is the next group's
+    await new Promise((r) => setImmediate(r));
+    await db.tx((q) => q.run("INSERT INTO scratch (id, n) VALUES ('after', 7)"));
+    expect(sq().groups.commits - before).toBe(2);
+    expect((await db.all('SELECT id FROM scratch ORDER BY n')).length).toBe(7);
+  });
+
   it('a transaction that throws rolls back alone; the others of its group commit', async () => {
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
