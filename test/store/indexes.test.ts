@@ -39,6 +39,20 @@ describe('indexes that new rows append to', () => {
   });
 });
 
+describe('the Idempotency-Keys', () => {
+  // every index is written by every keyed request (and its rightmost page by every group commit)
+  it('have one index beside their key: by merchant and expiry, the one their purge reads', async () => {
+    const names =
+      backend === 'sqlite'
+        ? (await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'idempotency_keys' AND sql IS NOT NULL")).map((r) => r.name)
+        : (await db.all<{ indexname: string }>("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'idempotency_keys' AND indexname <> 'idempotency_keys_pkey'")).map((r) => r.indexname);
+    expect(names).toEqual(['idempotency_merchant_expiry']);
+    if (backend !== 'sqlite') return;
+    const plan = await db.all<{ detail: string }>('EXPLAIN QUERY PLAN SELECT key FROM idempotency_keys WHERE merchant_id = ? AND expires_at <= ? ORDER BY expires_at LIMIT ?', ['m', 'x', 10]);
+    expect(plan.map((r) => r.detail).join(' | ')).toMatch(/USING (COVERING )?INDEX idempotency_merchant_expiry \(merchant_id=\? AND expires_at<\?\)/);
+  });
+});
+
 describe.runIf(backend === 'sqlite')('list plans (SQLite)', () => {
   const plan = async (sql: string) => {
     const n = (sql.match(/\?/g) ?? []).length;

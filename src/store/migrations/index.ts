@@ -22,6 +22,7 @@ import { m540_checkout_holds } from './540_checkout_holds.js';
 import { m550_webhook_secret_rotation } from './550_webhook_secret_rotation.js';
 import { m560_refunds } from './560_refunds.js';
 import { m570_append_indexes } from './570_append_indexes.js';
+import { m580_drop_idempotency_expiry } from './580_drop_idempotency_expiry.js';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m550_webhook_secret_rotation,
   m560_refunds,
   m570_append_indexes,
+  m580_drop_idempotency_expiry,
 ].sort((a, b) => a.version - b.version);
