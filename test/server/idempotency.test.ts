@@ -239,7 +239,7 @@ describe('POST /v1/charges claims its Idempotency-Key in the charge’s own tran
     expect(other.body.error).toBe('idempotency_conflict');
   });
 
-  it('a refusal before the charge’s transaction is kept and replayed; a validation refusal is not kept', async () => {
+  it('a refusal of the charge (no such card token) is kept and replayed; a validation refusal is not kept', async () => {
     const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token: 'tok_missing', installments: 1 } });
     const a = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'no-token' });
     expect(a.status).toBe(422);
@@ -288,6 +288,28 @@ describe('POST /v1/charges keeps its answer in the charge’s own transaction (i
     const again = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'one-tx' });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body).toEqual(res.body);
+  });
+
+  it('the card token is read in that transaction, not before it', async () => {
+    // on SQLite a read outside a transaction, while a group commit is open, goes to the reading
+    // connection, which every commit leaves cold; inside, it is one read of the writing one
+    const token = await tokenize(env);
+    const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
+    const db = env.rt.deps.db;
+    const plain: string[] = [];
+    const get = db.get.bind(db);
+    db.get = (sql, params) => {
+      plain.push(sql);
+      return get(sql, params);
+    };
+    try {
+      const res = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'token-in-tx' });
+      expect(res.status).toBe(201);
+      expect(res.body.data.card).toMatchObject({ brand: 'visa', last_four: '1111' });
+    } finally {
+      db.get = get;
+    }
+    expect(plain.filter((sql) => sql.includes('card_tokens'))).toEqual([]);
   });
 
   it('16 concurrent POSTs under 16 keys: 16 transactions, each charge with its own kept answer', async () => {

@@ -316,29 +316,6 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     throw e;
   }
 
-  let card: { token: string; brand: CardBrand; first_six: string; last_four: string; holder: string; decision: CardDecision } | null = null;
-  if (body.payment_method === 'credit_card') {
-    const t = await ctx.db.get<{ token: string; brand: CardBrand; first_six: string; last_four: string; encrypted: string }>(
-      'SELECT token, brand, first_six, last_four, encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?',
-      [body.payment_details.token, ctx.merchantId],
-    );
-    if (!t) {
-      throw new ApiError('invalid_token', 'payment_details.token: no such card token for this merchant; tokenize the card with POST /v1/tokens', [
-        { field: 'payment_details.token', message: 'no such card token for this merchant' },
-      ]);
-    }
-    if (deps.mode === 'production') throw new ApiError('acquirer_unavailable', ACQUIRER_UNAVAILABLE.failure_reason);
-    const data = readCard(deps, t.encrypted);
-    card = {
-      token: t.token,
-      brand: t.brand,
-      first_six: t.first_six,
-      last_four: t.last_four,
-      holder: data?.holderName ?? '',
-      decision: cardDecisionFor(data, now),
-    };
-  }
-
   const id = deps.ids();
   let pix: { qr: string; expiresAt: string } | null = null;
   if (body.payment_method === 'pix') {
@@ -365,6 +342,10 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
   }
 
   const row = await ctx.db.tx(async (q) => {
+    // the card token is read in the transaction, on the connection that writes it: on SQLite a
+    // read outside one, while a group commit is open, goes to the reading connection, whose
+    // pages every commit makes cold again (~10 µs a POST more)
+    const card = body.payment_method === 'credit_card' ? await cardOf(q, deps, ctx.merchantId, body.payment_details.token, now) : null;
     if (origin?.guard) await origin.guard(q, id);
     if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
     const parties: StoredParty[] = [];
@@ -472,6 +453,28 @@ async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
 }
 
 /** The card data of a token blob, or null when it cannot be read. */
+/** The card a charge is paid with: its token's stored data and the sandbox acquirer's decision on it. */
+async function cardOf(
+  q: Queryable,
+  deps: AppDeps,
+  merchantId: string,
+  token: string,
+  now: Date,
+): Promise<{ token: string; brand: CardBrand; first_six: string; last_four: string; holder: string; decision: CardDecision }> {
+  const t = await q.get<{ token: string; brand: CardBrand; first_six: string; last_four: string; encrypted: string }>(
+    'SELECT token, brand, first_six, last_four, encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?',
+    [token, merchantId],
+  );
+  if (!t) {
+    throw new ApiError('invalid_token', 'payment_details.token: no such card token for this merchant; tokenize the card with POST /v1/tokens', [
+      { field: 'payment_details.token', message: 'no such card token for this merchant' },
+    ]);
+  }
+  if (deps.mode === 'production') throw new ApiError('acquirer_unavailable', ACQUIRER_UNAVAILABLE.failure_reason);
+  const data = readCard(deps, t.encrypted);
+  return { token: t.token, brand: t.brand, first_six: t.first_six, last_four: t.last_four, holder: data?.holderName ?? '', decision: cardDecisionFor(data, now) };
+}
+
 function readCard(deps: AppDeps, encrypted: string | undefined): { number: string; expirationMonth: string; expirationYear: string; holderName?: string } | null {
   if (!encrypted) return null;
   try {
