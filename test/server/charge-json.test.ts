@@ -83,3 +83,23 @@ it("another merchant's charge is still a 404, remembered text or not", async () 
   const list = await env.rt.app.request('/v1/charges', { headers: { authorization: env.auth(other) } });
   expect(((await list.json()) as { data: unknown[] }).data).toEqual([]);
 });
+
+it('a POST answers its charge byte for byte as its event holds it and as stored (the decided record serialised once)', async () => {
+  const posts = [
+    await cardCharge(env, 1990),
+    await cardCharge(env, 3000, 3, { metadata: { order: 'a"b\\c\n\u0001é😀', n: 1.5 } }),
+    await cardCharge(env, 1500, 1, {}, '4000000000000002'), // declined: charge.failed
+    await env.call('POST', '/v1/charges', chargeBody(2500, { payment_method: 'pix' })), // pending: no decided record
+  ];
+  const rows = await storedRows();
+  for (const p of posts) {
+    expect(p.status).toBe(201);
+    const c = p.body.data;
+    const row = rows.find((x) => x.id === c.id)!;
+    // the answer's data, serialised as the pipeline does, is the record of the row as stored
+    expect(JSON.stringify(c)).toBe(JSON.stringify(chargeRecord(row)));
+    const last = await env.rt.deps.db.get<{ type: string; data: string }>('SELECT type, data FROM events WHERE charge_id = ? ORDER BY created_at DESC, id DESC LIMIT 1', [c.id]);
+    expect(last!.type).toBe(c.status === 'pending' ? 'charge.pending' : c.status === 'captured' ? 'charge.captured' : 'charge.failed');
+    expect(last!.data).toBe(JSON.stringify(c));
+  }
+});

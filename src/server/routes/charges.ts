@@ -1,7 +1,7 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { chargeJson, createCharge, loadCharge, payPixCharge, refundCharge, refundRecord } from '../services/charges.js';
+import { chargeJson, createCharge, loadCharge, payPixCharge, recordText, refundCharge, refundRecord } from '../services/charges.js';
 import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
@@ -10,7 +10,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     if (c.status === 'failed') ctx.message = `Charge failed: ${c.failure_code}`;
     else if (c.status === 'captured') ctx.message = 'Charge captured';
     else ctx.message = c.payment_method === 'pix' ? 'PIX charge created; waiting for payment' : 'Charge created; pending';
-    return c;
+    return recordText(c);
   },
 
   'charges.get': async (ctx, { params }) => chargeJson(await loadCharge(ctx.db, ctx.merchantId, params.id)),

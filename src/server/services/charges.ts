@@ -137,6 +137,33 @@ export function chargeJson(r: ChargeRow): JsonText<Charge> {
   return new JsonText(text);
 }
 
+/**
+ * The record of a charge row just decided in a transaction, and its JSON text: made once, for
+ * the event that announces it (charge.captured / charge.failed) and for the answer of the
+ * request that decided it (`decidedRecord`, `recordText`), not serialised a second time. Held
+ * by the row and record objects themselves (weakly): nothing outlives the request.
+ */
+const decided = new WeakMap<ChargeRow, Charge>();
+const decidedTexts = new WeakMap<Charge, string>();
+
+function decidedEventData(out: ChargeRow): { data: Charge; text: string } {
+  const data = chargeRecord(out);
+  const text = JSON.stringify(data);
+  decided.set(out, data);
+  decidedTexts.set(data, text);
+  return { data, text };
+}
+
+/** The record of a charge row: the one made for its event when the row was just decided. */
+function decidedRecord(r: ChargeRow): Charge {
+  return decided.get(r) ?? chargeRecord(r);
+}
+
+/** A charge record as the answer's JSON text: the text its event was written with when there is one. */
+export function recordText(c: Charge): JsonText<Charge> {
+  return new JsonText(decidedTexts.get(c) ?? JSON.stringify(c));
+}
+
 /** Same columns, same values (primitives as read; a value that is an object never compares equal). */
 function sameColumns(a: ChargeRow, b: ChargeRow): boolean {
   let n = 0;
@@ -405,7 +432,7 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     await insertCharge(q, inserted);
     return inserted;
   });
-  return chargeRecord(row);
+  return decidedRecord(row);
 }
 
 /** Writes a charge row as it is (pending, or already decided). */
@@ -544,7 +571,7 @@ async function decideInTx(
       updated_at: ts,
     });
   }
-  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', data: chargeRecord(out), chargeId: row.id, at: now });
+  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', ...decidedEventData(out), chargeId: row.id, at: now });
   return out;
 }
 
@@ -601,7 +628,7 @@ async function capture(
       }
     }
   }
-  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', data: chargeRecord(out), chargeId: row.id, at: now });
+  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', ...decidedEventData(out), chargeId: row.id, at: now });
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
   }

@@ -7,6 +7,8 @@ export interface NewEvent {
   type: EventName;
   /** the resource the event is about, as its record */
   data: Record<string, unknown> & { id?: string };
+  /** `data`'s JSON text, when the caller made it already (for its answer too) */
+  text?: string;
   chargeId?: string | null;
   at: Date;
 }
@@ -29,7 +31,7 @@ export async function emitEvent(q: Queryable, ids: IdGenerator, e: NewEvent): Pr
   );
   await q.run(
     'INSERT INTO events (id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [id, e.merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, JSON.stringify(e.data), at, listened ? null : at],
+    [id, e.merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, listened ? null : at],
   );
   return id;
 }
