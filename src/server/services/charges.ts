@@ -479,7 +479,6 @@ async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
   );
 }
 
-/** The card data of a token blob, or null when it cannot be read. */
 /** The card a charge is paid with: its token's stored data and the sandbox acquirer's decision on it. */
 async function cardOf(
   q: Queryable,
@@ -502,6 +501,7 @@ async function cardOf(
   return { token: t.token, brand: t.brand, first_six: t.first_six, last_four: t.last_four, holder: data?.holderName ?? '', decision: cardDecisionFor(data, now) };
 }
 
+/** The card data of a token blob, or null when it cannot be read. */
 function readCard(deps: AppDeps, encrypted: string | undefined): { number: string; expirationMonth: string; expirationYear: string; holderName?: string } | null {
   if (!encrypted) return null;
   try {
