@@ -5,7 +5,7 @@
  * before it ran (400/413/415), a 409, a 429 or a 5xx.
  */
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/server/errors.js';
 import { ANSWER_WAIT_MS, keepsAnswer, keptAnswer, keptText, withIdempotency, withIdempotencyInTx } from '../../src/server/idempotency.js';
 import { runDueWork } from '../../src/server/due.js';
@@ -295,21 +295,17 @@ describe('POST /v1/charges keeps its answer in the charge’s own transaction (i
     // connection, which every commit leaves cold; inside, it is one read of the writing one
     const token = await tokenize(env);
     const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
-    const db = env.rt.deps.db;
-    const plain: string[] = [];
-    const get = db.get.bind(db);
-    db.get = (sql, params) => {
-      plain.push(sql);
-      return get(sql, params);
-    };
+    const get = vi.spyOn(env.rt.deps.db, 'get');
     try {
       const res = await env.call('POST', '/v1/charges', body, { 'idempotency-key': 'token-in-tx' });
       expect(res.status).toBe(201);
       expect(res.body.data.card).toMatchObject({ brand: 'visa', last_four: '1111' });
+      // read before the restore, which clears them
+      const plain = get.mock.calls.map(([sql]) => sql);
+      expect(plain.filter((sql) => sql.includes('card_tokens'))).toEqual([]);
     } finally {
-      db.get = get;
+      get.mockRestore();
     }
-    expect(plain.filter((sql) => sql.includes('card_tokens'))).toEqual([]);
   });
 
   it('16 concurrent POSTs under 16 keys: 16 transactions, each charge with its own kept answer', async () => {
