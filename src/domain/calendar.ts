@@ -207,9 +207,25 @@ export const MAX_BUSINESS_DAY_SHIFT = 4;
  *  whatever the weekday, holiday or hour (the São Paulo day + days + the longest shift). */
 export const settledAfterDays = (days: number) => days + MAX_BUSINESS_DAY_SHIFT + 1;
 
+/**
+ * Settlement days already worked out, by capture day and term: a pure function of the two (the
+ * calendar is fixed), asked again for every installment captured that day. Bounded: cleared
+ * when full.
+ */
+const settlementDays = new Map<string, string>();
+const MAX_SETTLEMENT_DAYS = 1_000;
+
 /** The settlement day of a receivable: the capture's São Paulo day + `days`, moved to a business day. */
 export function settlementDay(capturedAt: Date, days: number): string {
-  return nextBusinessDay(addDays(localDate(capturedAt), days));
+  const from = localDate(capturedAt);
+  const key = `${from}+${days}`;
+  let day = settlementDays.get(key);
+  if (day === undefined) {
+    day = nextBusinessDay(addDays(from, days));
+    if (settlementDays.size >= MAX_SETTLEMENT_DAYS) settlementDays.clear();
+    settlementDays.set(key, day);
+  }
+  return day;
 }
 
 /** The settlement instant stored on a receivable: the first instant of its settlement day. */

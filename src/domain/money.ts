@@ -15,7 +15,7 @@ export function splitInstallments(amountCents: number, n: number): number[] {
   assertCents(amountCents);
   if (!Number.isInteger(n) || n < 1) throw new RangeError('installments must be a positive integer');
   const base = Math.floor(amountCents / n);
-  const parts = Array.from({ length: n }, () => base);
+  const parts = new Array<number>(n).fill(base);
   parts[0]! += amountCents - base * n;
   return parts;
 }
