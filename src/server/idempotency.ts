@@ -1,5 +1,6 @@
 import { StoreUnavailable, UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import type { AppDeps, DueContext } from './context.js';
+import { isoOf } from './clock.js';
 import { ApiError } from './errors.js';
 
 /** How long an Idempotency-Key lives; the due work deletes it after that (purgeExpiredKeys). */
@@ -83,10 +84,13 @@ export async function claimKey(deps: AppDeps, merchantId: string, key: string, h
 
 /** The row of a key claimed at `now`: 'processing', locked for LOCK_MS, kept for TTL_MS. */
 function claimRow(merchantId: string, key: string, hash: string, now: Date): [string, string, string, string, string, string] {
-  return [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString()];
+  return [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), isoOf(now), new Date(now.getTime() + TTL_MS).toISOString()];
 }
 const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at)
          VALUES (?, ?, ?, 'processing', ?, ?, ?)`;
+/** A key claimed and answered at once (in the transaction that ran its request): kept 'done' with its answer. */
+const DONE_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at, status_code, response_body)
+         VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)`;
 
 export async function completeKey(deps: AppDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
   await deps.db.run(COMPLETE_SQL, [res.status, res.body, merchantId, key]);
@@ -212,17 +216,17 @@ type Finish = { keep: StoredResponse } | { release: true } | null;
  * before it (`withIdempotencyInTx`), and the answer kept in that same transaction: a POST
  * /v1/charges is one transaction (claim, charge, kept answer), committed by one group commit.
  *
- * `db` is the store the handler must write through. Its first transaction inserts the claim
- * first, runs the handler's function, and then stays open: the handler gets the function's
- * value at once (before the COMMIT; nothing leaves the process before it, since
- * `withIdempotencyInTx` returns only after the COMMIT), finishes its answer, and
- * `withIdempotencyInTx` writes that answer into the still open transaction, which then
- * commits. Should the handler use the store again before it is done, or take longer than
+ * `db` is the store the handler must write through. Its first transaction runs the handler's
+ * function and then stays open: the handler gets the function's value at once (before the
+ * COMMIT; nothing leaves the process before it, since `withIdempotencyInTx` returns only after
+ * the COMMIT), finishes its answer, and `withIdempotencyInTx` writes the key with that answer
+ * into the still open transaction, which then commits (a key already known refuses that
+ * INSERT, and the transaction rolls back). Should the handler use the store again before it is done, or take longer than
  * ANSWER_WAIT_MS, the transaction commits without the answer (the claim 'processing') and the
  * answer is kept afterwards in a transaction of its own.
  */
 class TxClaim {
-  /** the claim's INSERT found the key taken (another request got there first): the handler's transaction rolled back */
+  /** the key's INSERT found it taken (another request got there first): the handler's transaction rolled back */
   lost = false;
   /** the handler's first transaction committed (with the claim) */
   committed = false;
@@ -250,24 +254,30 @@ class TxClaim {
         // a store that runs the function again (PostgreSQL retrying a lost lock race) after its
         // value went to the handler: that value may not be what commits; refuse rather than guess
         if (handedOut) throw new StoreUnavailable('the transaction had to run again after its answer was built; retry');
-        try {
-          await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
-        } catch (e) {
-          if (e instanceof UniqueViolation) this.lost = true;
-          throw e;
-        }
+        const claimedAt = deps.clock.now();
         const v = await fn(q);
         const finished = this.stopWaiting ? null : await this.waitForFinish(() => {
           handedOut = true;
           early.resolve(v);
         });
-        if (finished && 'keep' in finished) {
-          await q.run(COMPLETE_SQL, [finished.keep.status, finished.keep.body, merchantId, key]);
-          this.finishedInTx = true;
-        } else if (finished) {
-          await q.run(RELEASE_SQL, [merchantId, key]);
-          this.finishedInTx = true;
+        // the key is written last, as what the transaction commits: the kept answer ('done', one
+        // INSERT where a claim and its UPDATE were two), the claim still 'processing' when the
+        // answer comes after the COMMIT, or nothing (released). A key already known makes the
+        // INSERT fail and the run's transaction with it (rolled back: none of its writes commit)
+        try {
+          if (finished && 'keep' in finished) {
+            await q.run(DONE_SQL, [...claimRow(merchantId, key, hash, claimedAt), finished.keep.status, finished.keep.body]);
+          } else {
+            // the claim stays 'processing' until the answer is kept after the COMMIT; or, released,
+            // is taken and let go at once (the INSERT still tells a key already known)
+            await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, claimedAt));
+            if (finished) await q.run(RELEASE_SQL, [merchantId, key]);
+          }
+        } catch (e) {
+          if (e instanceof UniqueViolation) this.lost = true;
+          throw e;
         }
+        if (finished) this.finishedInTx = true;
         return v;
       });
       this.commit = p.then((v) => {
@@ -321,6 +331,17 @@ class TxClaim {
   }
 }
 
+/** Whether a finished claim's transaction found its key already known (rolled back): any other failure of its COMMIT is thrown. */
+async function lostAtCommit(claim: TxClaim): Promise<boolean> {
+  try {
+    await claim.commit;
+    return false;
+  } catch (e) {
+    if (claim.lost) return true;
+    throw e;
+  }
+}
+
 const COMPLETE_SQL = `UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`;
 const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`;
 
@@ -332,15 +353,7 @@ async function keyKnown(deps: AppDeps, merchantId: string, key: string): Promise
 /** Stores a kept answer under a key no transaction claimed (the run wrote nothing): false when the key was taken meanwhile. */
 async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
   try {
-    await deps.db.tx(async (q) => {
-      await q.run(CLAIM_SQL, claimRow(merchantId, key, hash, deps.clock.now()));
-      await q.run(`UPDATE idempotency_keys SET state = 'done', status_code = ?, response_body = ? WHERE merchant_id = ? AND key = ?`, [
-        res.status,
-        res.body,
-        merchantId,
-        key,
-      ]);
-    });
+    await deps.db.run(DONE_SQL, [...claimRow(merchantId, key, hash, deps.clock.now()), res.status, res.body]);
     return true;
   } catch (e) {
     if (e instanceof UniqueViolation) return false;
@@ -382,7 +395,8 @@ export async function withIdempotencyInTx<T>(
     if (claim.open) {
       // the handler failed after its transaction's work: the claim is finished in that transaction
       claim.finish(kept ? { keep: kept } : { release: true });
-      await claim.commit;
+      // a key already known, found at the end of that transaction: its answer comes first
+      if (await lostAtCommit(claim)) return usual();
       throw err;
     }
     if (claim.commit) await claim.commit.catch(() => undefined);
@@ -401,7 +415,7 @@ export async function withIdempotencyInTx<T>(
   if (claim.open) {
     // the answer goes out only once the transaction that holds the charge, its key and this answer is on disk
     claim.finish({ keep: out.keep });
-    await claim.commit;
+    if (await lostAtCommit(claim)) return usual();
   } else if (claim.commit) await claim.commit.catch(() => undefined);
   if (claim.committed) {
     if (!claim.finishedInTx) await completeKey(deps, merchantId, key, out.keep);

@@ -383,6 +383,33 @@ describe('withIdempotencyInTx: what the handler does after its transaction', () 
     expect(await keyRow(env, 'two-tx')).toMatchObject({ state: 'done', response_body: '{"two":true}' });
   });
 
+  it('a key already known is found by the INSERT that ends the transaction, whatever it writes: the run\'s writes roll back and the known answer comes instead', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    await withIdempotency(deps, m, 'known', 'h', async () => ({ value: 1, keep: { status: 201, body: '{"first":true}' } }));
+    const before = await nameOf();
+    // the answer kept in the transaction ('done')
+    const kept = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
+      await db.tx(rename('Loja G'));
+      return { value: 2, keep: { status: 201, body: '{"second":true}' } };
+    });
+    expect(kept).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    // the claim let go in the transaction (an unexpected error after it)
+    const released = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
+      await db.tx(rename('Loja H'));
+      throw new Error('boom');
+    });
+    expect(released).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    // a kept refusal after the transaction
+    const refused = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
+      await db.tx(rename('Loja I'));
+      throw new ApiError('not_found', 'gone');
+    });
+    expect(refused).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    expect(await nameOf()).toBe(before);
+    expect(await keyRow(env, 'known')).toMatchObject({ state: 'done', response_body: '{"first":true}' });
+  });
+
   it(`a handler slower than ANSWER_WAIT_MS after its transaction: committed without the answer, which is kept after`, async () => {
     const { deps } = env.rt;
     const m = env.merchant.merchant_id;
