@@ -21,6 +21,7 @@ import { transition } from '../../store/transition.js';
 import { JsonText, type AppDeps, type ServiceContext } from '../context.js';
 import type { DueContext } from '../context.js';
 import { dueBatch } from '../context.js';
+import { isoOf } from '../clock.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
@@ -82,8 +83,46 @@ function splitRulesOf(stored: string): Charge['split_rules'] {
   return rules.map((r, i) => ({ ...r, charge_remainder_fee: r.charge_remainder_fee ?? (!flagged && i === 0) }));
 }
 
+/** A charge row's JSON columns, parsed. */
+interface ParsedColumns {
+  customer: Charge['customer'];
+  items: Charge['items'];
+  split_rules: Charge['split_rules'];
+  metadata: Charge['metadata'];
+}
+
+/**
+ * The JSON columns of a row as parsed once, held (weakly) by the row object, and by the rows
+ * `changedRow` derives from it: the card charge that a POST records twice in one transaction
+ * (pending, then decided) parses its customer, items and split rules once, not twice.
+ */
+const parsedColumns = new WeakMap<ChargeRow, ParsedColumns>();
+
+function parsedOf(r: ChargeRow): ParsedColumns {
+  let p = parsedColumns.get(r);
+  if (!p) {
+    p = {
+      customer: json.from(r.customer, { name: '', email: '', tax_id: '', phone: '', type: '' }),
+      items: json.from(r.items, []),
+      split_rules: splitRulesOf(r.split_rules),
+      metadata: json.from(r.metadata, null),
+    };
+    parsedColumns.set(r, p);
+  }
+  return p;
+}
+
+/** `{ ...row, ...changes }` for changes to columns that are not JSON: the new row keeps the parse of the old one's. */
+function changedRow(row: ChargeRow, changes: Partial<Omit<ChargeRow, keyof ParsedColumns>>): ChargeRow {
+  const out: ChargeRow = { ...row, ...changes };
+  const p = parsedColumns.get(row);
+  if (p) parsedColumns.set(out, p);
+  return out;
+}
+
 export function chargeRecord(r: ChargeRow): Charge {
   const num = (v: number | null) => (v === null ? null : Number(v));
+  const parsed = parsedOf(r);
   return {
     id: r.id,
     merchant_id: r.merchant_id,
@@ -95,10 +134,10 @@ export function chargeRecord(r: ChargeRow): Charge {
     product_type: r.product_type,
     installments: Number(r.installments),
     shipping_amount: Number(r.shipping_amount),
-    customer: json.from(r.customer, { name: '', email: '', tax_id: '', phone: '', type: '' }),
-    items: json.from(r.items, []),
-    split_rules: splitRulesOf(r.split_rules),
-    metadata: json.from(r.metadata, null),
+    customer: parsed.customer,
+    items: parsed.items,
+    split_rules: parsed.split_rules,
+    metadata: parsed.metadata,
     card:
       r.payment_method === 'credit_card' && r.card_brand
         ? { brand: r.card_brand, first_six: r.card_first_six ?? '', last_four: r.card_last_four ?? '', holder_name: r.card_holder_name ?? '' }
@@ -303,7 +342,7 @@ function planOf(method: PaymentMethod, installments: number, parties: readonly S
   );
 }
 
-const iso = (d: Date) => d.toISOString();
+const iso = isoOf;
 
 /** Origin used for checkout_url in events when no request gave one (a due-work sweep). */
 const FALLBACK_BASE_URL = 'http://localhost';
@@ -561,7 +600,7 @@ async function decideInTx(
   if (decision.approved) return capture(q, deps, row, now, baseUrl, insert);
   assertTransition('charge', row.status, 'failed');
   const ts = iso(now);
-  const out: ChargeRow = { ...row, status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts };
+  const out = changedRow(row, { status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts });
   if (insert) await insert(out);
   else {
     await transition(q, 'charge', row.id, row.status, 'failed', {
@@ -594,7 +633,7 @@ async function capture(
   const parties = json.from<StoredParty[]>(row.parties, []);
   const plan = planOf(row.payment_method, Number(row.installments), parties);
   const ts = iso(now);
-  const out: ChargeRow = { ...row, status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts };
+  const out = changedRow(row, { status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
   if (insert) await insert(out);
   else await transition(q, 'charge', row.id, row.status, 'captured', { fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
   for (const pp of plan.parties) {
