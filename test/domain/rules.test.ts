@@ -126,6 +126,8 @@ describe('ids', () => {
     const b = uuidv7(1_700_000_000_001);
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a < b).toBe(true);
+    // its first 48 bits are the milliseconds (1 700 000 000 000 = 0x018bcfe56800)
+    expect(a.slice(0, 13)).toBe('018bcfe5-6800');
   });
 
   it('ids made in one millisecond sort in the order they were made', () => {
