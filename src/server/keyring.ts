@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,14 +9,15 @@ import { join } from 'node:path';
  * encryption key, the card fingerprint key, the secret-hashing key and the idempotency request key never coincide.
  */
 export class Keyring {
-  private readonly encKey: Buffer;
-  private readonly fpKey: Buffer;
-  private readonly hashKey: Buffer;
-  private readonly requestKey: Buffer;
+  // KeyObjects, made once: each HMAC and cipher of a request then skips turning a Buffer into a key
+  private readonly encKey: KeyObject;
+  private readonly fpKey: KeyObject;
+  private readonly hashKey: KeyObject;
+  private readonly requestKey: KeyObject;
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new Error('the master key must be 32 bytes');
-    const derive = (info: string) => Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32));
+    const derive = (info: string) => createSecretKey(Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32)));
     this.encKey = derive('mpay card encryption v1');
     this.fpKey = derive('mpay card fingerprint v1');
     this.hashKey = derive('mpay secret hashing v1');
@@ -61,7 +62,9 @@ export class Keyring {
     const raw = Buffer.from(blob, 'base64');
     const d = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
     d.setAuthTag(raw.subarray(12, 28));
-    return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
+    const plain = d.update(raw.subarray(28));
+    d.final(); // checks the tag (throws on a blob altered or made under another key); GCM holds nothing back
+    return plain.toString('utf8');
   }
 
   static fromEnvOrDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): Keyring {

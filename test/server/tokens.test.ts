@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Keyring } from '../../src/server/keyring.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
@@ -162,5 +163,15 @@ describe('POST /v1/tokens', () => {
       expirationMonth: '12',
       expirationYear: '2030',
     });
+  });
+
+  it('a blob altered by one bit, or made under another master key, does not decrypt', async () => {
+    const r = await tokenize(card());
+    const row = await env.rt.deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ?', [r.body.data.token]);
+    const raw = Buffer.from(row!.encrypted, 'base64');
+    raw[raw.length - 1]! ^= 1;
+    expect(() => env.rt.deps.keyring.decrypt(raw.toString('base64'))).toThrow(/authenticate/);
+    const other = new Keyring(Buffer.alloc(32, 7));
+    expect(() => other.decrypt(row!.encrypted)).toThrow(/authenticate/);
   });
 });
