@@ -1,7 +1,6 @@
 import type { EventName } from '../../contract/events.js';
 import type { Queryable } from '../../store/db.js';
 import type { IdGenerator } from '../../domain/ids.js';
-import { isoOf } from '../clock.js';
 
 export interface NewEvent {
   merchantId: string;
@@ -21,15 +20,18 @@ export interface NewEvent {
  * The delivery worker fans each event out to the merchant's active endpoints. An event of a
  * merchant with no active endpoint has no one to go to, so it is written already fanned out
  * (dispatched_at set) instead of waiting for a worker to mark it: the same outcome, without a
- * later UPDATE of every event. Whether one listens is asked inside the INSERT itself (one
- * statement, in the same transaction, where a SELECT before it made two).
+ * later UPDATE of every event.
  */
 export async function emitEvent(q: Queryable, ids: IdGenerator, e: NewEvent): Promise<string> {
   const id = ids();
-  const at = isoOf(e.at);
-  await q.run(INSERT_EVENT, [id, e.merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, e.merchantId, at]);
+  const at = e.at.toISOString();
+  const listened = await q.get(
+    "SELECT id FROM webhook_endpoints WHERE merchant_id = ? AND status = 'active' AND deleted_at IS NULL LIMIT 1",
+    [e.merchantId],
+  );
+  await q.run(
+    'INSERT INTO events (id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    [id, e.merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, listened ? null : at],
+  );
   return id;
 }
-
-const INSERT_EVENT = `INSERT INTO events (id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at)
-  SELECT ?, ?, ?, ?, ?, ?, ?, CASE WHEN EXISTS (SELECT 1 FROM webhook_endpoints WHERE merchant_id = ? AND status = 'active' AND deleted_at IS NULL) THEN NULL ELSE ? END`;
