@@ -221,9 +221,11 @@ type Finish = { keep: StoredResponse } | { release: true } | null;
  * COMMIT; nothing leaves the process before it, since `withIdempotencyInTx` returns only after
  * the COMMIT), finishes its answer, and `withIdempotencyInTx` writes the key with that answer
  * into the still open transaction, which then commits (a key already known refuses that
- * INSERT, and the transaction rolls back). Should the handler use the store again before it is done, or take longer than
- * ANSWER_WAIT_MS, the transaction commits without the answer (the claim 'processing') and the
- * answer is kept afterwards in a transaction of its own.
+ * INSERT, and the transaction rolls back). Should the handler use the store again before it
+ * is done, or take longer than ANSWER_WAIT_MS, the transaction commits without the answer
+ * (the claim 'processing') and the answer is kept afterwards in a transaction of its own. On
+ * PostgreSQL a concurrent request with the same key now runs its handler too before its INSERT
+ * waits for the other's COMMIT and fails: the same answer (a replay), some work thrown away.
  */
 class TxClaim {
   /** the key's INSERT found it taken (another request got there first): the handler's transaction rolled back */
@@ -371,11 +373,11 @@ async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, has
  * INSERT refused, so the run's transaction rolls back and the key goes the usual way (replay,
  * 409, wait, take over); a run that loses the race for the key likewise, waiting for the
  * winner's answer. The key is not looked up before the run: that read cost every new key
- * ~10 % of a POST, for the rare replay's sake (it now runs the handler's reads before its
- * transaction, and nothing else, before replaying); a run refused before its transaction
- * looks it up then, so a known key's answer (a replay, a 409) still comes first. It returns
- * only once the transaction holding the run's writes, its key and its answer has committed
- * (the answer is sent after that).
+ * ~10 % of a POST, for the rare replay's sake (a replay now runs the handler's transaction,
+ * rolled back at its end, before it replays: nothing of it commits); a run refused before its
+ * transaction looks it up then, so a known key's answer (a replay, a 409) still comes first.
+ * It returns only once the transaction holding the run's writes, its key and its answer has
+ * committed (the answer is sent after that).
  */
 export async function withIdempotencyInTx<T>(
   deps: AppDeps,
