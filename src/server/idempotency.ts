@@ -247,7 +247,12 @@ class TxClaim {
     const tx = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
       if (this.first) {
         this.finish(null);
-        return this.first.then(() => base.tx(fn));
+        // the first transaction found the key already known (and rolled back): nothing more of
+        // this run may commit; the key's own answer comes instead (withIdempotencyInTx)
+        return this.first.then(() => {
+          if (this.lost) throw new KeyAlreadyKnown();
+          return base.tx(fn);
+        });
       }
       let handedOut = false;
       let early!: { resolve: (v: T) => void; reject: (e: unknown) => void };
@@ -276,8 +281,11 @@ class TxClaim {
             if (finished) await q.run(RELEASE_SQL, [merchantId, key]);
           }
         } catch (e) {
-          if (e instanceof UniqueViolation) this.lost = true;
-          throw e;
+          if (!(e instanceof UniqueViolation)) throw e;
+          this.lost = true;
+          // not a UniqueViolation: PostgreSQL would run the transaction again for one, and a
+          // key already known stays known (the run's answer is the key's, withIdempotencyInTx)
+          throw new KeyAlreadyKnown();
         }
         if (finished) this.finishedInTx = true;
         return v;
@@ -330,6 +338,13 @@ class TxClaim {
     const finisher = this.finisher;
     this.finisher = undefined;
     finisher?.(f);
+  }
+}
+
+/** The handler's transaction found its Idempotency-Key already known and rolled back (TxClaim.lost). */
+class KeyAlreadyKnown extends Error {
+  constructor() {
+    super('this Idempotency-Key is already known: the run rolled back, the key answers');
   }
 }
 
@@ -402,6 +417,9 @@ export async function withIdempotencyInTx<T>(
       throw err;
     }
     if (claim.commit) await claim.commit.catch(() => undefined);
+    // its transaction found the key already known after the handler had its value (its answer
+    // came after the COMMIT): nothing of the run committed, the key's answer comes instead
+    if (claim.lost) return usual();
     if (claim.committed) {
       if (!claim.finishedInTx) {
         if (kept) await completeKey(deps, merchantId, key, kept);
@@ -419,6 +437,9 @@ export async function withIdempotencyInTx<T>(
     claim.finish({ keep: out.keep });
     if (await lostAtCommit(claim)) return usual();
   } else if (claim.commit) await claim.commit.catch(() => undefined);
+  // the key found already known at the end of a transaction that did not wait for this answer:
+  // nothing of the run committed (its value is not what the store holds); the key's answer
+  if (claim.lost) return usual();
   if (claim.committed) {
     if (!claim.finishedInTx) await completeKey(deps, merchantId, key, out.keep);
   } else if (!(await keepUnclaimed(deps, merchantId, key, hash, out.keep))) return usual();

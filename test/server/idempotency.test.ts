@@ -410,6 +410,47 @@ describe('withIdempotencyInTx: what the handler does after its transaction', () 
     expect(await keyRow(env, 'known')).toMatchObject({ state: 'done', response_body: '{"first":true}' });
   });
 
+  it('a key already known, found when a handler\'s first transaction ends: its second transaction does not commit either', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    await withIdempotency(deps, m, 'known-two', 'h', async () => ({ value: 1, keep: { status: 201, body: '{"first":true}' } }));
+    const before = await nameOf();
+    const out = await withIdempotencyInTx(deps, m, 'known-two', 'h', async (db) => {
+      await db.tx(rename('Loja K'));
+      await db.tx(rename('Loja L'));
+      return { value: 2, keep: { status: 201, body: '{"second":true}' } };
+    });
+    expect(out).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    expect(await nameOf()).toBe(before);
+  });
+
+  it('a slow handler whose transaction found the key taken is not answered with writes that rolled back, even if the key is free by then', async () => {
+    const { deps } = env.rt;
+    const m = env.merchant.merchant_id;
+    const at = deps.clock.now().getTime();
+    // another request holds the key ('processing', its lock not yet over)
+    await deps.db.run(
+      "INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at) VALUES (?, 'held', 'h', 'processing', ?, ?, ?)",
+      [m, new Date(at + 60_000).toISOString(), new Date(at).toISOString(), new Date(at + 86_400_000).toISOString()],
+    );
+    let runs = 0;
+    const out = await withIdempotencyInTx(deps, m, 'held', 'h', async (db) => {
+      const run = ++runs;
+      await db.tx(rename(`Loja M${run}`));
+      if (run === 1) {
+        // past ANSWER_WAIT_MS its transaction commits without the answer: the key's INSERT finds it held
+        await new Promise((r) => setTimeout(r, ANSWER_WAIT_MS + 100));
+        // and the other request lets the key go
+        await deps.db.run("DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = 'held'", [m]);
+      }
+      return { value: run, keep: { status: 201, body: `{"run":${run}}` } };
+    });
+    // the first run's writes rolled back, so its value is no answer: the key's usual way runs it again
+    expect(out).toEqual({ replayed: false, value: 2 });
+    expect(await nameOf()).toBe('Loja M2');
+    expect(await keyRow(env, 'held')).toMatchObject({ state: 'done', response_body: '{"run":2}' });
+  });
+
   it(`a handler slower than ANSWER_WAIT_MS after its transaction: committed without the answer, which is kept after`, async () => {
     const { deps } = env.rt;
     const m = env.merchant.merchant_id;
