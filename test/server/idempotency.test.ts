@@ -233,10 +233,13 @@ describe('POST /v1/charges claims its Idempotency-Key in the charge’s own tran
     expect(charges.map((c) => c.id)).toEqual([results[0]!.body.data.id]);
     const keys = await env.rt.deps.db.all<{ state: string; status_code: number }>('SELECT state, status_code FROM idempotency_keys WHERE key = ?', ['one-charge']);
     expect(keys).toEqual([{ state: 'done', status_code: 201 }]);
-    // another body under the key is still a conflict, before anything runs
+    // another body under the key is still a conflict, and nothing of its run commits (its
+    // transaction, which found the key known at its end, rolled back)
     const other = await env.call('POST', '/v1/charges', { ...body, amount: 2000, items: [{ name: 'Curso', quantity: 1, unit_price: 2000, tangible: false }] }, { 'idempotency-key': 'one-charge' });
     expect(other.status).toBe(409);
     expect(other.body.error).toBe('idempotency_conflict');
+    expect(await env.rt.deps.db.all('SELECT id FROM charges WHERE merchant_id = ?', [env.merchant.merchant_id])).toEqual(charges);
+    expect(await env.rt.deps.db.all('SELECT id FROM events WHERE merchant_id = ? AND charge_id <> ?', [env.merchant.merchant_id, charges[0]!.id])).toEqual([]);
   });
 
   it('a refusal of the charge (no such card token) is kept and replayed; a validation refusal is not kept', async () => {
