@@ -386,45 +386,45 @@ describe('withIdempotencyInTx: what the handler does after its transaction', () 
     expect(await keyRow(env, 'two-tx')).toMatchObject({ state: 'done', response_body: '{"two":true}' });
   });
 
-  it('a key already known is found by the INSERT that ends the transaction, whatever it writes: the run\'s writes roll back and the known answer comes instead', async () => {
+  /** The answer a first request kept under a key. */
+  const FIRST = { status: 201, body: '{"first":true}' };
+  /** Keeps FIRST under `key` (a first request that ran) and gives the merchant's name as it stands after it. */
+  const keepFirst = async (key: string) => {
+    await withIdempotency(env.rt.deps, env.merchant.merchant_id, key, 'h', async () => ({ value: 1, keep: FIRST }));
+    return nameOf();
+  };
+
+  it('a key already known is found by the INSERT that ends the transaction, whatever it writes: the run\'s writes roll back (a second transaction of the run\'s too) and the known answer comes instead', async () => {
     const { deps } = env.rt;
     const m = env.merchant.merchant_id;
-    await withIdempotency(deps, m, 'known', 'h', async () => ({ value: 1, keep: { status: 201, body: '{"first":true}' } }));
-    const before = await nameOf();
+    const before = await keepFirst('known');
     // the answer kept in the transaction ('done')
     const kept = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
       await db.tx(rename('Loja G'));
       return { value: 2, keep: { status: 201, body: '{"second":true}' } };
     });
-    expect(kept).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    expect(kept).toEqual({ replayed: true, response: FIRST });
     // the claim let go in the transaction (an unexpected error after it)
     const released = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
       await db.tx(rename('Loja H'));
       throw new Error('boom');
     });
-    expect(released).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    expect(released).toEqual({ replayed: true, response: FIRST });
     // a kept refusal after the transaction
     const refused = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
       await db.tx(rename('Loja I'));
       throw new ApiError('not_found', 'gone');
     });
-    expect(refused).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
-    expect(await nameOf()).toBe(before);
-    expect(await keyRow(env, 'known')).toMatchObject({ state: 'done', response_body: '{"first":true}' });
-  });
-
-  it('a key already known, found when a handler\'s first transaction ends: its second transaction does not commit either', async () => {
-    const { deps } = env.rt;
-    const m = env.merchant.merchant_id;
-    await withIdempotency(deps, m, 'known-two', 'h', async () => ({ value: 1, keep: { status: 201, body: '{"first":true}' } }));
-    const before = await nameOf();
-    const out = await withIdempotencyInTx(deps, m, 'known-two', 'h', async (db) => {
+    expect(refused).toEqual({ replayed: true, response: FIRST });
+    // two transactions: the first finds the key known, so the second may not commit either
+    const twice = await withIdempotencyInTx(deps, m, 'known', 'h', async (db) => {
       await db.tx(rename('Loja K'));
       await db.tx(rename('Loja L'));
-      return { value: 2, keep: { status: 201, body: '{"second":true}' } };
+      return { value: 3, keep: { status: 201, body: '{"third":true}' } };
     });
-    expect(out).toEqual({ replayed: true, response: { status: 201, body: '{"first":true}' } });
+    expect(twice).toEqual({ replayed: true, response: FIRST });
     expect(await nameOf()).toBe(before);
+    expect(await keyRow(env, 'known')).toMatchObject({ state: 'done', response_body: '{"first":true}' });
   });
 
   it('a slow handler whose transaction found the key taken is not answered with writes that rolled back, even if the key is free by then', async () => {
