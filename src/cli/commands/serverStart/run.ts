@@ -6,6 +6,7 @@ import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ServerStartOptions } from './index.js';
 import { exitForSignal, onStopSignals } from '../../signals.js';
+import { isoAtMs } from '../../../server/clock.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 
 /**
@@ -122,18 +123,12 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
 }
 
 /**
- * The time now as an ISO 8601 string (`new Date().toISOString()`), made once per millisecond:
- * a busy server logs tens of lines in each.
+ * The time now as an ISO 8601 string (`new Date().toISOString()`), made once per millisecond
+ * (`isoAtMs`): a busy server logs tens of lines in each.
  */
 export function isoNow(now = Date.now()): string {
-  if (now !== isoAt) {
-    isoAt = now;
-    isoText = new Date(now).toISOString();
-  }
-  return isoText;
+  return isoAtMs(now);
 }
-let isoAt = Number.NaN;
-let isoText = '';
 
 /** How long request-log lines may wait to be written together (ms). */
 export const LOG_FLUSH_MS = 20;
