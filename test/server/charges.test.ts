@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokenize } from '../helpers/money.js';
 import { parseBrCode } from '../../src/domain/brcode.js';
@@ -47,6 +47,25 @@ describe('card charges', () => {
     expect(rec.body.data).toEqual([]);
     const ev = await env.rt.deps.db.all<{ type: string }>('SELECT type FROM events WHERE charge_id = ?', [r.body.data.id]);
     expect(ev.map((e) => e.type).sort()).toEqual(['charge.failed', 'charge.pending']);
+  });
+
+  it('a token charged again is not decrypted again; its expiry is judged at each charge, and a changed blob is read anew', async () => {
+    const token = await tokenize(env); // 12/2030
+    const decrypt = vi.spyOn(env.rt.deps.keyring, 'decrypt');
+    const charge = () => env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'credit_card', payment_details: { token } }));
+    for (let i = 0; i < 3; i++) expect((await charge()).body.data).toMatchObject({ status: 'captured', card: { holder_name: 'Ana Souza' } });
+    expect(decrypt).toHaveBeenCalledTimes(1);
+    env.clock.set(new Date('2031-01-01T12:00:00Z'));
+    expect((await charge()).body.data).toMatchObject({ status: 'failed', failure_code: 'expired_card', card: { holder_name: 'Ana Souza' } });
+    expect(decrypt).toHaveBeenCalledTimes(1);
+    env.clock.set(new Date('2030-12-31T12:00:00Z'));
+    expect((await charge()).body.data).toMatchObject({ status: 'captured' });
+    const row = await env.rt.deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ?', [token]);
+    const raw = Buffer.from(row!.encrypted, 'base64');
+    raw[raw.length - 1]! ^= 1;
+    await env.rt.deps.db.run('UPDATE card_tokens SET encrypted = ? WHERE token = ?', [raw.toString('base64'), token]);
+    expect((await charge()).body.data).toMatchObject({ status: 'failed', failure_code: 'processing_error', card: { holder_name: '' } });
+    expect(decrypt).toHaveBeenCalledTimes(2);
   });
 
   it("422 invalid_token for another merchant's token or an unknown one", async () => {
