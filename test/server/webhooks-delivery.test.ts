@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import { cardCharge } from '../helpers/money.js';
 import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { emitEvent } from '../../src/server/services/events.js';
 import type { EventName } from '../../src/contract/events.js';
@@ -529,5 +530,23 @@ describe('the outbox without listeners', () => {
     // a disabled endpoint listens no more
     await env.rt.deps.db.run("UPDATE webhook_endpoints SET status = 'disabled' WHERE id = ?", [ep.id]);
     expect(await undispatched(await emit('charge.captured', charge(crypto.randomUUID())))).toBe(false);
+  });
+
+  it("a card charge's two events (charge.pending and its decision, one INSERT) are both fanned out, or both wait, and are delivered in that order", async () => {
+    const states = async (chargeId: string) =>
+      (await env.rt.deps.db.all<{ type: string; d: string | null }>('SELECT type, dispatched_at AS d FROM events WHERE charge_id = ? ORDER BY id', [chargeId])).map(
+        (e) => `${e.type} ${e.d === null ? 'waits' : 'fanned out'}`,
+      );
+    const quiet = (await cardCharge(env, 1000)).body.data;
+    expect(await states(quiet.id)).toEqual(['charge.pending fanned out', 'charge.captured fanned out']);
+
+    const r = await recv();
+    await endpoint(r.url);
+    const heard = (await cardCharge(env, 1000, 1, {}, '4000000000000002')).body.data;
+    expect(heard.status).toBe('failed');
+    expect(await states(heard.id)).toEqual(['charge.pending waits', 'charge.failed waits']);
+    await deliverDue(env.rt.deps, { deadlineMs: 5_000 });
+    expect(await states(heard.id)).toEqual(['charge.pending fanned out', 'charge.failed fanned out']);
+    expect(r.requests.map((q) => JSON.parse(q.body).type)).toEqual(['charge.pending', 'charge.failed']);
   });
 });

@@ -23,7 +23,7 @@ import type { DueContext } from '../context.js';
 import { dueBatch } from '../context.js';
 import { isoOf } from '../clock.js';
 import { ApiError, invalid, notFound } from '../errors.js';
-import { emitEvent } from './events.js';
+import { emitEvent, emitEvents, type NewEvent } from './events.js';
 import { credit, debit } from './ledger.js';
 import { recordLinkUse } from './paymentLinks.js';
 import { createWallet } from './wallets.js';
@@ -462,12 +462,16 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       created_at: ts,
       updated_at: ts,
     };
-    await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(inserted), chargeId: id, at: now });
+    const created: NewEvent = { merchantId: ctx.merchantId, type: 'charge.pending', data: chargeRecord(inserted), chargeId: id, at: now };
     // The sandbox acquirer answers at once, so a card charge is decided in this transaction
-    // and its row written once, in the decided state (no one can see it pending in between).
+    // and its row written once, in the decided state (no one can see it pending in between);
+    // its charge.pending event is written with the decision's, in one statement.
     // the origin for links is only needed to count a payment link's use: asked for only then
     // (on the direct HTTP path, ctx.baseUrl builds a Web Request to read it from)
-    if (card) return decideInTx(q, deps, inserted, card.decision, now, origin ? ctx.baseUrl : undefined, (final) => insertCharge(q, final));
+    if (card) {
+      return decideInTx(q, deps, inserted, card.decision, now, origin ? ctx.baseUrl : undefined, { row: (final) => insertCharge(q, final), before: created });
+    }
+    await emitEvent(q, deps.ids, created);
     await insertCharge(q, inserted);
     return inserted;
   });
@@ -618,10 +622,16 @@ export async function decideCardCharge(deps: AppDeps, merchantId: string, id: st
   });
 }
 
+/** A charge not yet written: its row, written in its decided state, and the event that comes before the decision's (charge.pending). */
+interface FirstWrite {
+  row: (decided: ChargeRow) => Promise<void>;
+  before: NewEvent;
+}
+
 /**
  * Applies the acquirer's decision to a pending card charge inside the caller's transaction:
  * by an UPDATE of its row, or — `insert`, for a charge not yet written — by writing the row
- * in its decided state.
+ * in its decided state, and its charge.pending event with the decision's.
  */
 async function decideInTx(
   q: Queryable,
@@ -630,13 +640,13 @@ async function decideInTx(
   decision: CardDecision,
   now: Date,
   baseUrl?: string,
-  insert?: (decided: ChargeRow) => Promise<void>,
+  insert?: FirstWrite,
 ): Promise<ChargeRow> {
   if (decision.approved) return capture(q, deps, row, now, baseUrl, insert);
   assertTransition('charge', row.status, 'failed');
   const ts = iso(now);
   const out = changedRow(row, { status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts });
-  if (insert) await insert(out);
+  if (insert) await insert.row(out);
   else {
     await transition(q, 'charge', row.id, row.status, 'failed', {
       failure_code: decision.failure_code,
@@ -645,7 +655,7 @@ async function decideInTx(
       updated_at: ts,
     });
   }
-  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.failed', ...decidedEventData(out), chargeId: row.id, at: now });
+  await emitEvents(q, deps.ids, [...(insert ? [insert.before] : []), { merchantId: row.merchant_id, type: 'charge.failed', ...decidedEventData(out), chargeId: row.id, at: now }]);
   return out;
 }
 
@@ -662,14 +672,14 @@ async function capture(
   row: ChargeRow,
   now: Date,
   baseUrl?: string,
-  insert?: (captured: ChargeRow) => Promise<void>,
+  insert?: FirstWrite,
 ): Promise<ChargeRow> {
   assertTransition('charge', row.status, 'captured');
   const parties = json.from<StoredParty[]>(row.parties, []);
   const plan = planOf(row.payment_method, Number(row.installments), parties);
   const ts = iso(now);
   const out = changedRow(row, { status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
-  if (insert) await insert(out);
+  if (insert) await insert.row(out);
   else await transition(q, 'charge', row.id, row.status, 'captured', { fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
   for (const pp of plan.parties) {
     const party = parties[pp.key]!;
@@ -702,7 +712,7 @@ async function capture(
       }
     }
   }
-  await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'charge.captured', ...decidedEventData(out), chargeId: row.id, at: now });
+  await emitEvents(q, deps.ids, [...(insert ? [insert.before] : []), { merchantId: row.merchant_id, type: 'charge.captured', ...decidedEventData(out), chargeId: row.id, at: now }]);
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
   }

