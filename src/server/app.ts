@@ -537,6 +537,7 @@ class PipelineContext implements RequestContext {
   db: Db;
   readonly merchantId: string;
   readonly apiKeyId: string;
+  readonly walletId: string | undefined;
   status: number | undefined = undefined;
   message: string | undefined = undefined;
   /** the merchant's clock (an own function, as in serviceContext: it works unbound) */
@@ -552,6 +553,7 @@ class PipelineContext implements RequestContext {
     this.db = deps.db;
     this.merchantId = principal.merchantId;
     this.apiKeyId = principal.apiKeyId;
+    this.walletId = principal.walletId;
     const offset = principal.clockOffsetMs;
     this.now = () => new Date(deps.clock.now().getTime() + offset);
   }

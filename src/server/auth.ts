@@ -61,6 +61,7 @@ interface KeyRow {
   is_active: number;
   allowed_ips: string;
   clock_offset_ms: number;
+  wallet_id: string | null;
 }
 
 interface CachedKey {
@@ -165,8 +166,10 @@ export function authenticate(
   if (cached) return check(deps, kind, creds, cached, clientIp);
   return deps.db
     .get<KeyRow>(
-      `SELECT k.id, k.merchant_id, k.secret_hash, k.is_active, k.allowed_ips, m.clock_offset_ms
-         FROM api_keys k JOIN merchants m ON m.id = k.merchant_id WHERE k.public_key = ?`,
+      `SELECT k.id, k.merchant_id, k.secret_hash, k.is_active, k.allowed_ips, m.clock_offset_ms, w.id AS wallet_id
+         FROM api_keys k JOIN merchants m ON m.id = k.merchant_id
+         LEFT JOIN wallets w ON w.owner_type = 'merchant' AND w.owner_id = k.merchant_id AND w.currency = 'BRL'
+        WHERE k.public_key = ?`,
       [creds.user],
     )
     .then((row) => check(deps, kind, creds, row && (token === undefined ? keyEntry(row) : cache.remember(token, creds.user, row)), clientIp));
@@ -189,5 +192,11 @@ function check(deps: AppDeps, kind: AuthKind, creds: { user: string; pass: strin
   if (!ipIn(entry.allowed, clientIp)) {
     throw new ApiError('forbidden', 'This API key is not allowed from your IP address');
   }
-  return { merchantId: row.merchant_id, apiKeyId: row.id, clockOffsetMs: clockOffset(deps, row.clock_offset_ms), credential: creds.pass === '' ? 'public' : 'secret' };
+  return {
+    merchantId: row.merchant_id,
+    apiKeyId: row.id,
+    clockOffsetMs: clockOffset(deps, row.clock_offset_ms),
+    credential: creds.pass === '' ? 'public' : 'secret',
+    walletId: row.wallet_id ?? undefined,
+  };
 }

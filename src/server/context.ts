@@ -78,6 +78,8 @@ export interface Principal {
   clockOffsetMs: number;
   /** what the caller authenticated with: the secret key, the public key alone, or nothing */
   credential: 'secret' | 'public' | 'none';
+  /** the merchant's BRL wallet, read with its key (a wallet's id never changes) */
+  walletId?: string;
 }
 
 /**
@@ -93,6 +95,8 @@ export interface ServiceContext {
   now(): Date;
   /** public origin for links the service hands out */
   baseUrl?: string;
+  /** the merchant's BRL wallet, when the caller knows it already (a request: its principal); else read */
+  walletId?: string;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import type { SqlValue } from '../../src/store/db.js';
 import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokenize } from '../helpers/money.js';
 import { parseBrCode } from '../../src/domain/brcode.js';
 import { addressBody } from '../helpers/onboarding.js';
@@ -66,6 +67,37 @@ describe('card charges', () => {
     await env.rt.deps.db.run('UPDATE card_tokens SET encrypted = ? WHERE token = ?', [raw.toString('base64'), token]);
     expect((await charge()).body.data).toMatchObject({ status: 'failed', failure_code: 'processing_error', card: { holder_name: '' } });
     expect(decrypt).toHaveBeenCalledTimes(2);
+  });
+
+  it("a card POST reads no wallet in its transaction: its key's principal carries the merchant's, read with the key", async () => {
+    const token = await tokenize(env);
+    const db = env.rt.deps.db;
+    const tx = db.tx.bind(db);
+    const reads: string[] = [];
+    db.tx = (fn) =>
+      tx((q) =>
+        fn(
+          new Proxy(q, {
+            get(target, key) {
+              if (key === 'get') {
+                return (sql: string, params?: readonly SqlValue[]) => {
+                  reads.push(sql);
+                  return target.get(sql, params);
+                };
+              }
+              const v = Reflect.get(target, key);
+              return typeof v === 'function' ? v.bind(target) : v;
+            },
+          }),
+        ),
+      );
+    const r = await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'credit_card', payment_details: { token } }));
+    expect(r.body.data.status).toBe('captured');
+    expect(reads.some((sql) => sql.includes('card_tokens'))).toBe(true); // the watch sees the transaction's reads
+    expect(reads.filter((sql) => sql.includes('wallets'))).toEqual([]);
+    const wallet = await db.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = 'merchant' AND owner_id = ?", [env.merchant.merchant_id]);
+    const rec = await db.all<{ wallet_id: string }>('SELECT wallet_id FROM receivables WHERE charge_id = ?', [r.body.data.id]);
+    expect(rec).toEqual([{ wallet_id: wallet!.id }]);
   });
 
   it("422 invalid_token for another merchant's token or an unknown one", async () => {

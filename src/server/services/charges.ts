@@ -421,7 +421,8 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
         await mySubmerchant(q, ctx.merchantId, p.submerchant_id, body.split_rules ? `split_rules[${i}].submerchant_id` : 'submerchant_id');
         walletId = (await walletOf(q, 'submerchant', p.submerchant_id)) ?? (await createWallet(q, deps.ids, ctx.merchantId, 'submerchant', p.submerchant_id, now));
       } else {
-        walletId = await walletOf(q, 'merchant', ctx.merchantId);
+        // the request's principal carries it (read with the key); else one read here
+        walletId = ctx.walletId ?? (await walletOf(q, 'merchant', ctx.merchantId));
         if (!walletId) throw new Error(`merchant ${ctx.merchantId} has no wallet`);
       }
       parties.push({ ...p, wallet_id: walletId });
