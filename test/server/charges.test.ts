@@ -71,6 +71,9 @@ describe('card charges', () => {
 
   it("a card POST reads no wallet in its transaction: its key's principal carries the merchant's, read with the key", async () => {
     const token = await tokenize(env);
+    // other wallets the key's read must not take: a submerchant's of this merchant, another merchant's
+    await addSubmerchant(env);
+    await env.newMerchant('Outra');
     const db = env.rt.deps.db;
     const tx = db.tx.bind(db);
     const reads: string[] = [];
