@@ -548,7 +548,7 @@ async function cardOf(
 /**
  * What a charge needs of a card token's blob: the holder's name, the expiry, and the sandbox
  * acquirer's decision on the number (while the card is valid, and once it has expired). Not
- * the number itself: it is not kept out of the blob.
+ * the number itself, which stays only in the blob.
  */
 interface CardReading {
   holder: string;
