@@ -403,12 +403,26 @@ describe('transaction PIN', () => {
     expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829' }))).status).toBe(201);
   });
 
-  it('a right PIN resets the count of wrong ones', async () => {
+  it('a right PIN gives back its own attempt only: at most 5 wrong PINs a window, whatever comes between', async () => {
     await env.call('PUT', '/v1/merchant/pin', { pin: '4829' });
-    for (let round = 0; round < 3; round++) {
-      for (let i = 0; i < 4; i++) await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }));
-      expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829', amount: 100 }))).status).toBe(201);
-    }
+    for (let i = 0; i < 4; i++) expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }))).body.error).toBe('invalid_pin');
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829', amount: 100 }))).status).toBe(201);
+    const fifth = await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }));
+    expect(fifth.body.error).toBe('pin_locked');
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829', amount: 100 }))).body.error).toBe('pin_locked');
+    // the window opened with the first wrong PIN: 15 minutes after it, five attempts again
+    env.clock.advance(15 * 60 * second);
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }))).body.error).toBe('invalid_pin');
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829', amount: 100 }))).status).toBe(201);
+  });
+
+  it('a PIN change with the right current PIN does not reopen a window that wrong PINs spent', async () => {
+    await env.call('PUT', '/v1/merchant/pin', { pin: '4829' });
+    for (let i = 0; i < 4; i++) await env.call('PUT', '/v1/merchant/pin', { pin: '5173', current_pin: '0000' });
+    expect((await env.call('PUT', '/v1/merchant/pin', { pin: '5173', current_pin: '4829' })).status).toBe(200);
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }))).body.error).toBe('pin_locked');
+    expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '5173' }))).body.error).toBe('pin_locked');
+    expect((await env.call('POST', '/v1/withdrawals', pix())).body.error).toBe('pin_locked');
   });
 });
 

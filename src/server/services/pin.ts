@@ -2,56 +2,89 @@ import type { Merchant } from '../../contract/resources/merchant.js';
 import { merchantRecord } from './merchants.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
 import type { ServiceContext } from '../context.js';
-import { ApiError, } from '../errors.js';
+import { ApiError } from '../errors.js';
 
-interface PinRow {
-  pin_hash: string | null;
-  pin_failed_attempts: number;
-  pin_locked_until: string | null;
+interface Attempt {
+  pin_hash: string;
+  n: number;
+  ends: string;
+}
+
+/**
+ * Takes one of the window's PIN attempts, in one statement: opens a new window (PIN_LOCK_MS,
+ * server clock) when none is open, counts the attempt, and answers the stored hash to compare
+ * with — or nothing when the merchant has no PIN or the window's PIN_MAX_ATTEMPTS are taken.
+ * The attempt is counted before the PIN is compared, so however many guesses arrive at once,
+ * from however many processes or replicas, at most PIN_MAX_ATTEMPTS are compared a window.
+ */
+async function takeAttempt(ctx: ServiceContext, now: Date): Promise<Attempt | undefined> {
+  const at = now.toISOString();
+  return ctx.db.get<Attempt>(
+    `UPDATE merchants SET
+       pin_failed_attempts = CASE WHEN pin_window_ends IS NULL OR pin_window_ends <= ? THEN 1 ELSE pin_failed_attempts + 1 END,
+       pin_window_ends = CASE WHEN pin_window_ends IS NULL OR pin_window_ends <= ? THEN ? ELSE pin_window_ends END
+     WHERE id = ? AND pin_hash IS NOT NULL AND (pin_window_ends IS NULL OR pin_window_ends <= ? OR pin_failed_attempts < ?)
+     RETURNING pin_hash, pin_failed_attempts AS n, pin_window_ends AS ends`,
+    [at, at, new Date(now.getTime() + PIN_LOCK_MS).toISOString(), ctx.merchantId, at, PIN_MAX_ATTEMPTS],
+  );
+}
+
+/** Gives back the attempt of a right PIN (the window closes when it held no other). */
+async function giveBack(ctx: ServiceContext, attempt: Attempt): Promise<void> {
+  await ctx.db.run(
+    `UPDATE merchants SET
+       pin_failed_attempts = pin_failed_attempts - 1,
+       pin_window_ends = CASE WHEN pin_failed_attempts = 1 THEN NULL ELSE pin_window_ends END
+     WHERE id = ? AND pin_window_ends = ? AND pin_failed_attempts > 0`,
+    [ctx.merchantId, attempt.ends],
+  );
+}
+
+function lockedError(ends: string, now: Date, wrongNow: boolean): ApiError {
+  const wait = Math.max(1, Math.ceil((Date.parse(ends) - now.getTime()) / 1000));
+  const message = wrongNow
+    ? `Wrong PIN; after ${PIN_MAX_ATTEMPTS} wrong PINs PIN-protected operations are locked for ${wait} s`
+    : `Too many wrong PINs; PIN-protected operations are locked for ${wait} s`;
+  return new ApiError('pin_locked', message, undefined, { 'Retry-After': String(wait) });
 }
 
 /**
  * Checks a presented PIN against the merchant's. Does nothing when the merchant has no PIN.
- * Missing → 422 pin_required; wrong → 422 invalid_pin. After PIN_MAX_ATTEMPTS consecutive
- * wrong PINs every PIN-protected operation answers 422 pin_locked for PIN_LOCK_MS (server
- * clock), so 10 000 combinations cannot be tried. The failure count is written in its own
- * transaction: the refused operation itself changes nothing.
+ * Missing → 422 pin_required; wrong → 422 invalid_pin. At most PIN_MAX_ATTEMPTS wrong PINs
+ * are compared in a window of PIN_LOCK_MS (server clock) that opens with the first attempt;
+ * once they are spent every PIN-protected operation answers 422 pin_locked until the window
+ * ends, even with the right PIN, so 10 000 combinations cannot be tried. A right PIN gives its
+ * own attempt back and clears nothing else. The attempt is its own statement: the refused
+ * operation itself changes nothing.
  */
 export async function checkPin(ctx: ServiceContext, given: string | undefined, field = 'pin'): Promise<{ enabled: boolean }> {
-  const row = await ctx.db.get<PinRow>('SELECT pin_hash, pin_failed_attempts, pin_locked_until FROM merchants WHERE id = ?', [ctx.merchantId]);
-  if (!row?.pin_hash) return { enabled: false };
   const now = ctx.deps.clock.now();
-  if (row.pin_locked_until && row.pin_locked_until > now.toISOString()) {
-    const wait = Math.max(1, Math.ceil((Date.parse(row.pin_locked_until) - now.getTime()) / 1000));
-    throw new ApiError('pin_locked', `Too many wrong PINs; PIN-protected operations are locked for ${wait} s`, undefined, { 'Retry-After': String(wait) });
-  }
   if (given === undefined) {
-    throw new ApiError('pin_required', `${field}: the merchant has a transaction PIN; send it in ${field}`, [{ field, message: 'is required: the merchant has a transaction PIN' }]);
+    const row = await ctx.db.get<{ pin_hash: string | null; n: number; ends: string | null }>(
+      'SELECT pin_hash, pin_failed_attempts AS n, pin_window_ends AS ends FROM merchants WHERE id = ?',
+      [ctx.merchantId],
+    );
+    if (!row?.pin_hash) return { enabled: false };
+    if (row.ends && row.ends > now.toISOString() && Number(row.n) >= PIN_MAX_ATTEMPTS) throw lockedError(row.ends, now, false);
+    throw new ApiError('pin_required', `${field}: the merchant has a transaction PIN; send it in ${field}`, [
+      { field, message: 'is required: the merchant has a transaction PIN' },
+    ]);
   }
-  if (ctx.deps.keyring.verifySecret(given, row.pin_hash)) {
-    if (row.pin_failed_attempts) await ctx.db.run('UPDATE merchants SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ?', [ctx.merchantId]);
-    return { enabled: true };
-  }
-  const after = await ctx.db.tx(async (q) => {
-    const r = await q.get<{ n: number }>('UPDATE merchants SET pin_failed_attempts = pin_failed_attempts + 1 WHERE id = ? RETURNING pin_failed_attempts AS n', [
+  const attempt = await takeAttempt(ctx, now);
+  if (!attempt) {
+    const row = await ctx.db.get<{ pin_hash: string | null; ends: string | null }>('SELECT pin_hash, pin_window_ends AS ends FROM merchants WHERE id = ?', [
       ctx.merchantId,
     ]);
-    const n = Number(r?.n ?? 0);
-    if (n >= PIN_MAX_ATTEMPTS) {
-      await q.run('UPDATE merchants SET pin_failed_attempts = 0, pin_locked_until = ? WHERE id = ?', [
-        new Date(now.getTime() + PIN_LOCK_MS).toISOString(),
-        ctx.merchantId,
-      ]);
-    }
-    return n;
-  });
-  if (after >= PIN_MAX_ATTEMPTS) {
-    const wait = Math.ceil(PIN_LOCK_MS / 1000);
-    throw new ApiError('pin_locked', `Wrong PIN; after ${PIN_MAX_ATTEMPTS} wrong PINs PIN-protected operations are locked for ${wait} s`, undefined, {
-      'Retry-After': String(wait),
-    });
+    if (!row?.pin_hash) return { enabled: false };
+    throw lockedError(row.ends ?? now.toISOString(), now, false);
   }
-  const left = PIN_MAX_ATTEMPTS - after;
+  if (ctx.deps.keyring.verifySecret(given, attempt.pin_hash)) {
+    await giveBack(ctx, attempt);
+    return { enabled: true };
+  }
+  const n = Number(attempt.n);
+  if (n >= PIN_MAX_ATTEMPTS) throw lockedError(attempt.ends, now, true);
+  const left = PIN_MAX_ATTEMPTS - n;
   throw new ApiError('invalid_pin', `${field}: wrong PIN; ${left} attempt${left === 1 ? '' : 's'} left before the PIN locks`, [
     { field, message: 'does not match the transaction PIN' },
   ]);
@@ -59,18 +92,14 @@ export async function checkPin(ctx: ServiceContext, given: string | undefined, f
 
 export async function setPin(ctx: ServiceContext, pin: string, currentPin: string | undefined): Promise<Merchant> {
   await checkPin(ctx, currentPin, 'current_pin');
-  await ctx.db.run('UPDATE merchants SET pin_hash = ?, pin_failed_attempts = 0, pin_locked_until = NULL, updated_at = ? WHERE id = ?', [
-    ctx.deps.keyring.hashSecret(pin),
-    ctx.now().toISOString(),
-    ctx.merchantId,
-  ]);
+  await ctx.db.run('UPDATE merchants SET pin_hash = ?, updated_at = ? WHERE id = ?', [ctx.deps.keyring.hashSecret(pin), ctx.now().toISOString(), ctx.merchantId]);
   return merchantRecord(ctx);
 }
 
 export async function disablePin(ctx: ServiceContext, currentPin: string): Promise<Merchant> {
   const { enabled } = await checkPin(ctx, currentPin, 'current_pin');
   if (!enabled) throw new ApiError('invalid_state', 'The merchant has no transaction PIN to disable');
-  await ctx.db.run('UPDATE merchants SET pin_hash = NULL, pin_failed_attempts = 0, pin_locked_until = NULL, updated_at = ? WHERE id = ?', [
+  await ctx.db.run('UPDATE merchants SET pin_hash = NULL, pin_failed_attempts = 0, pin_window_ends = NULL, updated_at = ? WHERE id = ?', [
     ctx.now().toISOString(),
     ctx.merchantId,
   ]);

@@ -23,6 +23,7 @@ import { m550_webhook_secret_rotation } from './550_webhook_secret_rotation.js';
 import { m560_refunds } from './560_refunds.js';
 import { m570_append_indexes } from './570_append_indexes.js';
 import { m580_drop_idempotency_expiry } from './580_drop_idempotency_expiry.js';
+import { m590_pin_window } from './590_pin_window.js';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m560_refunds,
   m570_append_indexes,
   m580_drop_idempotency_expiry,
+  m590_pin_window,
 ].sort((a, b) => a.version - b.version);
