@@ -4,7 +4,8 @@
  * guesses — each its own withdrawal, or its own PIN change — compare at most PIN_MAX_ATTEMPTS
  * PINs in the window, pay nothing and change no PIN. The right PIN is among them: it is sent
  * while the rest are in flight, once the sender has seen 5 answers (so the window's attempts
- * are all taken by then), and it is refused like any other guess.
+ * are all taken by then), and it is refused like any other guess. And the other way round: the
+ * right PIN sent many times at once (a batch of payouts) is accepted every time.
  */
 import { fork } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -45,16 +46,25 @@ function wrongPins(n: number, skip = 0): string[] {
 }
 
 async function race(store: TestStore, m: NewMerchant, make: (pin: string, i: number) => Req): Promise<Result[]> {
-  const auth = basic(m.public_key, m.secret_key);
   const batches = [wrongPins(PER_PROCESS, 0), wrongPins(PER_PROCESS - 1, 5000)];
-  const workers = batches.map((pins, p) => {
+  return runWorkers(
+    store,
+    basic(m.public_key, m.secret_key),
+    batches.map((pins, p) => pins.map((pin, i) => make(pin, p * 1000 + i))),
+    // the right PIN goes out with the rest in flight, once the second replica has 5 answers
+    { after: PIN_MAX_ATTEMPTS, request: make(PIN, 9999) },
+  );
+}
+
+/** One replica process per batch on the test's store, each sending its batch at once (and `late` from the last). */
+async function runWorkers(store: TestStore, auth: string, batches: Req[][], late?: { after: number; request: Req }): Promise<Result[]> {
+  const workers = batches.map((requests, p) => {
     const job = {
       dataDir: store.dir,
       ...(backend === 'postgres' ? { databaseUrl: store.location } : {}),
       auth,
-      requests: pins.map((pin, i) => make(pin, p * 1000 + i)),
-      // the right PIN goes out with the rest in flight, once this replica has 5 answers
-      ...(p === 1 ? { late: { after: PIN_MAX_ATTEMPTS, request: make(PIN, 9999) } } : {}),
+      requests,
+      ...(late && p === batches.length - 1 ? { late } : {}),
     };
     const child = fork(worker.file, [], {
       cwd: root,
@@ -161,6 +171,34 @@ it(`200 parallel PIN changes, each a guess of current_pin, from two replicas (${
     expect(o.invalidPin + o.locked).toBe(2 * PER_PROCESS);
     expect(results.at(-1)).toEqual({ status: 422, error: 'pin_locked' });
     expect(o.pinHash).toBe(pinHash);
+  } finally {
+    await rt.close();
+    await store.cleanup();
+  }
+}, 120_000);
+
+it(`80 parallel withdrawals with the right PIN from two replicas (${backend}) → every one paid`, async () => {
+  const { store, rt, m } = await setup();
+  try {
+    const auth = basic(m.public_key, m.secret_key);
+    const body = (i: number) => ({
+      method: 'POST',
+      path: '/v1/withdrawals',
+      body: {
+        type: 'pix',
+        wallet_id: m.wallet_id,
+        amount: 1000,
+        pix_key: 'ana@example.com',
+        pix_key_type: 'email',
+        holder_document_type: 'cpf',
+        holder_document: '52998224725',
+        idempotency_key: `batch-${i}`,
+        pin: PIN,
+      },
+    });
+    const results = await runWorkers(store, auth, [Array.from({ length: 40 }, (_, i) => body(i)), Array.from({ length: 40 }, (_, i) => body(100 + i))]);
+    expect(results.filter((r) => r.status !== 201)).toEqual([]);
+    expect(Number((await rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM withdrawals'))!.n)).toBe(80);
   } finally {
     await rt.close();
     await store.cleanup();

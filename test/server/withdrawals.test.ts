@@ -403,7 +403,7 @@ describe('transaction PIN', () => {
     expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829' }))).status).toBe(201);
   });
 
-  it('a right PIN gives back its own attempt only: at most 5 wrong PINs a window, whatever comes between', async () => {
+  it('a right PIN clears nothing: at most 5 wrong PINs a window, whatever comes between', async () => {
     await env.call('PUT', '/v1/merchant/pin', { pin: '4829' });
     for (let i = 0; i < 4; i++) expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '0000' }))).body.error).toBe('invalid_pin');
     expect((await env.call('POST', '/v1/withdrawals', pix({ pin: '4829', amount: 100 }))).status).toBe(201);

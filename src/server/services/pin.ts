@@ -5,38 +5,33 @@ import type { ServiceContext } from '../context.js';
 import { ApiError } from '../errors.js';
 
 interface Attempt {
-  pin_hash: string;
+  ok: number;
   n: number;
-  ends: string;
+  ends: string | null;
 }
 
 /**
- * Takes one of the window's PIN attempts, in one statement: opens a new window (PIN_LOCK_MS,
- * server clock) when none is open, counts the attempt, and answers the stored hash to compare
- * with — or nothing when the merchant has no PIN or the window's PIN_MAX_ATTEMPTS are taken.
- * The attempt is counted before the PIN is compared, so however many guesses arrive at once,
- * from however many processes or replicas, at most PIN_MAX_ATTEMPTS are compared a window.
+ * Compares a PIN and counts it when wrong, in one statement on the merchant's row, so however
+ * many guesses arrive at once — from however many processes or replicas — each is compared
+ * and counted in turn: at most PIN_MAX_ATTEMPTS wrong PINs in a window of PIN_LOCK_MS (server
+ * clock), which opens with the first wrong one. Once they are spent the statement matches no
+ * row until the window ends, so nothing more is compared, the right PIN included. A right PIN
+ * changes nothing (a window that has ended is cleared), so right PINs sent at once never keep
+ * each other out. Answers nothing when the merchant has no PIN or the window is spent.
+ *
+ * The comparison is of keyed hashes (HMAC-SHA256 of the PIN), made by the database.
  */
-async function takeAttempt(ctx: ServiceContext, now: Date): Promise<Attempt | undefined> {
+async function attempt(ctx: ServiceContext, given: string, now: Date): Promise<Attempt | undefined> {
   const at = now.toISOString();
+  const h = ctx.deps.keyring.hashSecret(given);
+  const ended = '(pin_window_ends IS NULL OR pin_window_ends <= ?)';
   return ctx.db.get<Attempt>(
     `UPDATE merchants SET
-       pin_failed_attempts = CASE WHEN pin_window_ends IS NULL OR pin_window_ends <= ? THEN 1 ELSE pin_failed_attempts + 1 END,
-       pin_window_ends = CASE WHEN pin_window_ends IS NULL OR pin_window_ends <= ? THEN ? ELSE pin_window_ends END
-     WHERE id = ? AND pin_hash IS NOT NULL AND (pin_window_ends IS NULL OR pin_window_ends <= ? OR pin_failed_attempts < ?)
-     RETURNING pin_hash, pin_failed_attempts AS n, pin_window_ends AS ends`,
-    [at, at, new Date(now.getTime() + PIN_LOCK_MS).toISOString(), ctx.merchantId, at, PIN_MAX_ATTEMPTS],
-  );
-}
-
-/** Gives back the attempt of a right PIN (the window closes when it held no other). */
-async function giveBack(ctx: ServiceContext, attempt: Attempt): Promise<void> {
-  await ctx.db.run(
-    `UPDATE merchants SET
-       pin_failed_attempts = pin_failed_attempts - 1,
-       pin_window_ends = CASE WHEN pin_failed_attempts = 1 THEN NULL ELSE pin_window_ends END
-     WHERE id = ? AND pin_window_ends = ? AND pin_failed_attempts > 0`,
-    [ctx.merchantId, attempt.ends],
+       pin_failed_attempts = CASE WHEN ${ended} THEN 0 ELSE pin_failed_attempts END + CASE WHEN pin_hash = ? THEN 0 ELSE 1 END,
+       pin_window_ends = CASE WHEN NOT ${ended} THEN pin_window_ends WHEN pin_hash = ? THEN NULL ELSE ? END
+     WHERE id = ? AND pin_hash IS NOT NULL AND (${ended} OR pin_failed_attempts < ?)
+     RETURNING CASE WHEN pin_hash = ? THEN 1 ELSE 0 END AS ok, pin_failed_attempts AS n, pin_window_ends AS ends`,
+    [at, h, at, h, new Date(now.getTime() + PIN_LOCK_MS).toISOString(), ctx.merchantId, at, PIN_MAX_ATTEMPTS, h],
   );
 }
 
@@ -51,11 +46,10 @@ function lockedError(ends: string, now: Date, wrongNow: boolean): ApiError {
 /**
  * Checks a presented PIN against the merchant's. Does nothing when the merchant has no PIN.
  * Missing → 422 pin_required; wrong → 422 invalid_pin. At most PIN_MAX_ATTEMPTS wrong PINs
- * are compared in a window of PIN_LOCK_MS (server clock) that opens with the first attempt;
+ * are compared in a window of PIN_LOCK_MS (server clock) that opens with the first wrong one;
  * once they are spent every PIN-protected operation answers 422 pin_locked until the window
- * ends, even with the right PIN, so 10 000 combinations cannot be tried. A right PIN gives its
- * own attempt back and clears nothing else. The attempt is its own statement: the refused
- * operation itself changes nothing.
+ * ends, even with the right PIN, so 10 000 combinations cannot be tried. A right PIN clears
+ * nothing. The attempt is its own statement: the refused operation itself changes nothing.
  */
 export async function checkPin(ctx: ServiceContext, given: string | undefined, field = 'pin'): Promise<{ enabled: boolean }> {
   const now = ctx.deps.clock.now();
@@ -70,20 +64,17 @@ export async function checkPin(ctx: ServiceContext, given: string | undefined, f
       { field, message: 'is required: the merchant has a transaction PIN' },
     ]);
   }
-  const attempt = await takeAttempt(ctx, now);
-  if (!attempt) {
+  const tried = await attempt(ctx, given, now);
+  if (!tried) {
     const row = await ctx.db.get<{ pin_hash: string | null; ends: string | null }>('SELECT pin_hash, pin_window_ends AS ends FROM merchants WHERE id = ?', [
       ctx.merchantId,
     ]);
     if (!row?.pin_hash) return { enabled: false };
     throw lockedError(row.ends ?? now.toISOString(), now, false);
   }
-  if (ctx.deps.keyring.verifySecret(given, attempt.pin_hash)) {
-    await giveBack(ctx, attempt);
-    return { enabled: true };
-  }
-  const n = Number(attempt.n);
-  if (n >= PIN_MAX_ATTEMPTS) throw lockedError(attempt.ends, now, true);
+  if (Number(tried.ok) === 1) return { enabled: true };
+  const n = Number(tried.n);
+  if (n >= PIN_MAX_ATTEMPTS) throw lockedError(tried.ends ?? now.toISOString(), now, true);
   const left = PIN_MAX_ATTEMPTS - n;
   throw new ApiError('invalid_pin', `${field}: wrong PIN; ${left} attempt${left === 1 ? '' : 's'} left before the PIN locks`, [
     { field, message: 'does not match the transaction PIN' },
