@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { endpoints, honoPath, type AnyEndpoint, PAGE_DEFAULT, PER_PAGE_DEFAULT, envelope, listEnvelope } from '../contract/index.js';
 import { InvalidTransitionError } from '../domain/lifecycle.js';
-import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, parseBasic } from './auth.js';
+import { AuthCache, authenticate, blockListOf, ipIn, normalizeIp, WrongSecretError } from './auth.js';
 import { isIP, type BlockList } from 'node:net';
 import { JSON_LIMIT, PUBLIC_JSON_LIMIT, parseJsonBody, readCapped, readIncomingCapped } from './body.js';
 import type { IncomingMessage } from 'node:http';
@@ -9,7 +9,7 @@ import { JsonText, type AppEnv as Env, type AppDeps, type Handler, type Page, ty
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from './errors.js';
 import { StoreUnavailable, type Db } from '../store/db.js';
 import { errorBody, keptAnswer, keptText, requestHash, withIdempotency, withIdempotencyInTx, type StoredResponse } from './idempotency.js';
-import { ApiLimits, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
+import { ApiLimits, clientOf, DEFAULT_RATE_LIMITS, takePublicBodyToken } from './rateLimit.js';
 import { handlers, rawRoutes } from './routes/index.js';
 import { runDueJobs } from './due.js';
 import { MAX_MEMO_SEARCH, MEMO_ENDPOINTS, ReadMemo } from './readMemo.js';
@@ -342,6 +342,7 @@ export function createApp(deps: AppDeps): App {
   async function run(req: CoreRequest, route: CoreRoute, requestId: string): Promise<CoreAnswer> {
     const { e, h: handler, params } = route;
     const clientIp = clientIpOf(req, trustedProxies());
+    const client = clientOf(clientIp);
     let principal: Principal = NO_PRINCIPAL;
     // The store's change token, read once for the auth cache and, while this request has not
     // awaited since, for the read memo too: one synchronous run sees one database state (its
@@ -350,7 +351,6 @@ export function createApp(deps: AppDeps): App {
     let token: string | undefined;
     if (e.auth !== 'none') {
       const authorization = req.header('authorization');
-      limits?.beforeAuth(clientIp, Date.now());
       try {
         token = deps.db.changeToken?.();
         const auth = authenticate(deps, e.auth, authorization, clientIp, authCache, token);
@@ -359,13 +359,15 @@ export function createApp(deps: AppDeps): App {
           principal = await auth;
         } else principal = auth;
       } catch (err) {
-        if (limits && err instanceof ApiError && err.status === 401) throw limits.authFailed(err, clientIp, parseBasic(authorization)?.user || undefined, Date.now());
+        if (limits && err instanceof ApiError && err.status === 401) {
+          throw limits.authFailed(err, client, err instanceof WrongSecretError ? err.publicKey : undefined, Date.now());
+        }
         throw err;
       }
-      limits?.afterAuth(principal, clientIp, Date.now());
+      limits?.afterAuth(principal, client, Date.now());
     }
     const search = req.search;
-    const ctx = new PipelineContext(deps, principal, requestId, clientIp, req);
+    const ctx = new PipelineContext(deps, principal, requestId, clientIp, client, req);
     if (principal.merchantId) {
       const at = ctx.now().getTime();
       if (!dueSkippable(principal.merchantId, at)) {
@@ -399,8 +401,8 @@ export function createApp(deps: AppDeps): App {
 
     let raw: Uint8Array = EMPTY;
     if (!e.multipart && (e.method === 'POST' || e.method === 'PUT' || e.method === 'PATCH' || e.method === 'DELETE')) {
-      // operations anyone may call: their per-IP budget first (before reading), and small bodies
-      if (e.auth === 'none') takePublicBodyToken(deps, clientIp);
+      // operations anyone may call: their client's budget first (before reading), and small bodies
+      if (e.auth === 'none') takePublicBodyToken(deps, client);
       raw = await req.body(e.auth === 'secret' ? JSON_LIMIT : PUBLIC_JSON_LIMIT);
     }
     const idemHeader = e.method === 'POST' && !e.multipart && principal.merchantId ? req.header('idempotency-key') : undefined;
@@ -548,6 +550,7 @@ class PipelineContext implements RequestContext {
     principal: Principal,
     readonly requestId: string,
     readonly clientIp: string,
+    readonly client: string,
     private readonly request: CoreRequest,
   ) {
     this.db = deps.db;

@@ -7,6 +7,19 @@ import { clockOffset, type AppDeps, type Principal } from './context.js';
 
 const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="mpay", charset="UTF-8"' };
 
+/** A public key as mpay makes them (services/merchants.ts generateKeyPair). */
+const PUBLIC_KEY_RE = /^pk_(?:test|live)_[0-9a-f]{32}$/;
+
+/**
+ * The 401 of a wrong secret for a public key that exists: the one failure the per-key limits
+ * count (an unknown or malformed key is kept nowhere).
+ */
+export class WrongSecretError extends ApiError {
+  constructor(readonly publicKey: string) {
+    super('unauthorized', 'Invalid API key', undefined, CHALLENGE);
+  }
+}
+
 /** Authorization headers parsed lately (clients send the same one with every request). */
 const parsed = new Map<string, { user: string; pass: string } | null>();
 
@@ -160,6 +173,9 @@ export function authenticate(
     );
   }
   refuseOtherMode(deps.mode, creds.user, creds.pass);
+  if (!PUBLIC_KEY_RE.test(creds.user)) {
+    throw new ApiError('unauthorized', 'Invalid API key: a public key is pk_test_ or pk_live_ followed by 32 hexadecimal digits', undefined, CHALLENGE);
+  }
   // the change token names the state the read below sees: that read runs at once (no await
   // between it and the token's read)
   const cached = token === undefined ? undefined : cache.lookup(token, creds.user);
@@ -186,7 +202,7 @@ function check(deps: AppDeps, kind: AuthKind, creds: { user: string; pass: strin
       throw new ApiError('forbidden', 'This operation needs the secret key: send <PUBLIC_KEY>:<SECRET_KEY>');
     }
   } else if (!secretOk) {
-    throw new ApiError('unauthorized', 'Invalid API key', undefined, CHALLENGE);
+    throw new WrongSecretError(creds.user);
   } else if (!entry.verified) entry.verified = Buffer.from(creds.pass, 'utf8');
   if (!row.is_active) throw new ApiError('forbidden', 'This API key is inactive');
   if (!ipIn(entry.allowed, clientIp)) {

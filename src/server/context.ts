@@ -31,7 +31,7 @@ export interface AppDeps {
   trustProxy?: string[];
   /** the API's rate limits (src/server/rateLimit.ts; unset parts take their defaults); null disables them */
   rateLimit?: RateLimits | null;
-  /** token buckets of the public checkout (per client IP and per payment link); null disables them */
+  /** token buckets of the public checkout (per client and per payment link); null disables them */
   checkoutRateLimit?: CheckoutRateLimit | null;
   /** check every success response against the contract (tests turn this on) */
   validateResponses?: boolean;
@@ -63,11 +63,11 @@ export interface AppDeps {
 }
 
 export interface CheckoutRateLimit {
-  /** payments per client IP */
+  /** payment attempts per client (an IPv4 address, an IPv6 /64), spent before the body is read */
   payPerIp: { perSecond: number; burst: number };
-  /** payments per payment link */
+  /** payments per payment link, shared so that strangers cannot spend it for a new buyer (rateLimit.ts LinkBudget) */
   payPerLink: { perSecond: number; burst: number };
-  /** status polls per client IP */
+  /** status polls per client */
   pollPerIp: { perSecond: number; burst: number };
 }
 
@@ -136,6 +136,8 @@ export interface RequestContext extends ServiceContext {
   /** the request as a Web Request (built when first asked for on the node:http path) */
   readonly req: Request;
   clientIp: string;
+  /** the client as per-client limits and holds count it (rateLimit.ts clientOf): an IPv4 address, an IPv6 /64 */
+  client: string;
   baseUrl: string;
   /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
   now(): Date;

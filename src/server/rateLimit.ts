@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+import { LRUCache } from 'lru-cache';
 import type { AppDeps, CheckoutRateLimit, Principal } from './context.js';
 import { ApiError } from './errors.js';
 
@@ -8,20 +10,26 @@ export interface Bucket {
 }
 
 /**
- * The API's rate limits, in memory per server process (issue 18 items 3 and 6):
+ * The API's rate limits, in memory per server process. A "client" is what `clientOf` makes of
+ * the client's address: an IPv4 address, or an IPv6 address's /64.
  * - `perSecond`/`burst`: secret-key requests per merchant, whichever of its keys they use;
- * - `publicPerIp`: publishable-key requests (tokenizing cards) per client IP, a budget apart,
- *   so anonymous traffic with the public key embedded in a checkout page never spends the
+ * - `publicPerIp`: publishable-key requests (tokenizing cards) per client, a budget apart, so
+ *   anonymous traffic with the public key embedded in a checkout page never spends the
  *   merchant's own;
- * - `failedAuthPerIp`: failed authentications (401) per client IP; once spent, that address
- *   gets 429 before its credentials are even looked at;
- * - `failedAuthPerKey`: wrong secrets per public key; once spent, a wrong secret for that key
- *   gets 429 instead of 401 (the right secret still passes: the owner is not locked out by
- *   whoever knows the public key).
+ * - failed authentications (401), each budget taken only while the one before it has tokens
+ *   (per-client budgets first, so one client cannot spend a key's budget by itself):
+ *   `failedAuthPerIp` per client (a generous ceiling against one client trying many keys),
+ *   then, for a wrong secret of a key that exists, `failedAuthPerIpKey` per (client, key) and
+ *   `failedAuthPerKey` per key (against guessing from many clients). A spent budget turns that
+ *   failure's 401 into a 429. None of them refuses a valid credential: the credentials are
+ *   always checked, so a neighbour behind the same NAT, or whoever knows a public key, locks
+ *   nobody out. (Secrets are 192 random bits: what these limits buy is that a client that
+ *   keeps failing is told to back off, not that guessing becomes slower than hopeless.)
  */
 export interface RateLimits extends Bucket {
   publicPerIp?: Bucket;
   failedAuthPerIp?: Bucket;
+  failedAuthPerIpKey?: Bucket;
   failedAuthPerKey?: Bucket;
 }
 
@@ -29,35 +37,63 @@ export const DEFAULT_RATE_LIMITS: Required<RateLimits> = {
   perSecond: 100,
   burst: 200,
   publicPerIp: { perSecond: 20, burst: 60 },
-  failedAuthPerIp: { perSecond: 0.5, burst: 20 },
+  failedAuthPerIp: { perSecond: 1, burst: 100 },
+  failedAuthPerIpKey: { perSecond: 0.2, burst: 10 },
   failedAuthPerKey: { perSecond: 1, burst: 50 },
 };
 
-/** Buckets kept before full (idle) ones are forgotten: memory stays bounded under many addresses. */
-const MAX_BUCKETS = 50_000;
+/**
+ * The client as every per-client limit (and the checkout's holds) counts it: an IPv4 address
+ * as it is; an IPv6 address by its /64, the smallest block a host or a home is given, whose
+ * 2^64 addresses its holder can cycle through at will; an IPv4-mapped IPv6 address as its
+ * IPv4 address. `ip` is an address (net.isIP), as the pipeline's client address always is.
+ */
+export function clientOf(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  let addr: ipaddr.IPv6;
+  try {
+    addr = ipaddr.IPv6.parse(ip);
+  } catch {
+    return ip;
+  }
+  if (addr.isIPv4MappedAddress()) return addr.toIPv4Address().toString();
+  const p = addr.parts;
+  return `${p[0]!.toString(16)}:${p[1]!.toString(16)}:${p[2]!.toString(16)}:${p[3]!.toString(16)}::/64`;
+}
 
-/** Token buckets by key, in memory (per process). */
+/**
+ * Heap one bucket takes in a limiter, besides its key's characters: the bucket object, its
+ * numbers and the LRU cache's slots for it (measured by the "bounded by memory" test of
+ * test/server/rate-limits.test.ts, which prints the figure).
+ */
+const BUCKET_BYTES = 480;
+/** Heap a limiter's buckets may take; past it the least recently used are forgotten. */
+export const LIMITER_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Token buckets by key, in memory (per process), bounded by memory: each bucket counts
+ * BUCKET_BYTES plus its key's length towards LIMITER_MAX_BYTES, and past that the least
+ * recently used bucket (the one that has refilled longest) is forgotten: a forgotten bucket
+ * starts full again, so the bound errs towards letting a request through.
+ */
 export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
-  constructor(private readonly cfg: Bucket) {}
+  private readonly buckets: LRUCache<string, { tokens: number; at: number }>;
+  constructor(
+    private readonly cfg: Bucket,
+    maxBytes = LIMITER_MAX_BYTES,
+  ) {
+    this.buckets = new LRUCache({ maxSize: maxBytes, sizeCalculation: (_b, key) => BUCKET_BYTES + key.length });
+  }
 
   private refill(key: string, nowMs: number): { tokens: number; at: number } {
     let b = this.buckets.get(key);
     if (!b) {
-      if (this.buckets.size >= MAX_BUCKETS) this.forgetIdle(nowMs);
       b = { tokens: this.cfg.burst, at: nowMs };
       this.buckets.set(key, b);
     }
     b.tokens = Math.min(this.cfg.burst, b.tokens + ((nowMs - b.at) / 1000) * this.cfg.perSecond);
     b.at = nowMs;
     return b;
-  }
-
-  private forgetIdle(nowMs: number): void {
-    for (const [k, b] of this.buckets) {
-      if (b.tokens + ((nowMs - b.at) / 1000) * this.cfg.perSecond >= this.cfg.burst) this.buckets.delete(k);
-    }
-    if (this.buckets.size >= MAX_BUCKETS) this.buckets.clear();
   }
 
   private waitFor(tokens: number): number {
@@ -74,11 +110,10 @@ export class RateLimiter {
     return this.waitFor(b.tokens);
   }
 
-  /** The same answer as `take`, without spending a token. */
-  peek(key: string, nowMs: number): number {
-    if (!this.buckets.has(key)) return 0;
-    const b = this.refill(key, nowMs);
-    return b.tokens >= 1 ? 0 : this.waitFor(b.tokens);
+  /** Gives back a token `take` gave (what it was spent on was refused after all). */
+  giveBack(key: string): void {
+    const b = this.buckets.get(key);
+    if (b) b.tokens = Math.min(this.cfg.burst, b.tokens + 1);
   }
 }
 
@@ -88,74 +123,136 @@ const limited = (message: string, wait: number) =>
 /** The API pipeline's limits (see RateLimits), each check throwing 429 with Retry-After. */
 export class ApiLimits {
   private readonly merchant: RateLimiter;
-  private readonly publicIp: RateLimiter;
-  private readonly failedIp: RateLimiter;
+  private readonly publicClient: RateLimiter;
+  private readonly failedClient: RateLimiter;
+  private readonly failedClientKey: RateLimiter;
   private readonly failedKey: RateLimiter;
 
   constructor(cfg: RateLimits) {
     const d = DEFAULT_RATE_LIMITS;
     this.merchant = new RateLimiter({ perSecond: cfg.perSecond, burst: cfg.burst });
-    this.publicIp = new RateLimiter(cfg.publicPerIp ?? d.publicPerIp);
-    this.failedIp = new RateLimiter(cfg.failedAuthPerIp ?? d.failedAuthPerIp);
+    this.publicClient = new RateLimiter(cfg.publicPerIp ?? d.publicPerIp);
+    this.failedClient = new RateLimiter(cfg.failedAuthPerIp ?? d.failedAuthPerIp);
+    this.failedClientKey = new RateLimiter(cfg.failedAuthPerIpKey ?? d.failedAuthPerIpKey);
     this.failedKey = new RateLimiter(cfg.failedAuthPerKey ?? d.failedAuthPerKey);
   }
 
-  /** Before the credentials are looked at: an address that failed too often waits. */
-  beforeAuth(clientIp: string, nowMs: number): void {
-    const wait = this.failedIp.peek(clientIp, nowMs);
-    if (wait) throw limited('Too many failed authentications from your address', wait);
-  }
-
-  /** After a 401: spends the address's and the public key's budgets; the error to answer. */
-  authFailed(err: ApiError, clientIp: string, publicKey: string | undefined, nowMs: number): ApiError {
-    this.failedIp.take(clientIp, nowMs);
-    const wait = publicKey ? this.failedKey.take(publicKey, nowMs) : 0;
+  /**
+   * After a 401: spends the client's budget, then, for a wrong secret of a key that exists
+   * (`publicKey`; never an unknown or malformed one, so nothing a caller makes up is kept), the
+   * (client, key) budget and then the key's. The error to answer: the 401, or a 429 once a
+   * budget is spent.
+   */
+  authFailed(err: ApiError, client: string, publicKey: string | undefined, nowMs: number): ApiError {
+    let wait = this.failedClient.take(client, nowMs);
+    if (wait) return limited('Too many failed authentications from your address', wait);
+    if (publicKey === undefined) return err;
+    wait = this.failedClientKey.take(`${client} ${publicKey}`, nowMs);
+    if (wait) return limited('Too many failed authentications for this API key from your address', wait);
+    wait = this.failedKey.take(publicKey, nowMs);
     return wait ? limited('Too many failed authentications for this API key', wait) : err;
   }
 
-  /** An authenticated request: its merchant's budget (secret key) or its address's (public key). */
-  afterAuth(principal: Principal, clientIp: string, nowMs: number): void {
+  /** An authenticated request: its merchant's budget (secret key) or its client's (public key). */
+  afterAuth(principal: Principal, client: string, nowMs: number): void {
     if (principal.credential === 'secret') {
       const wait = this.merchant.take(principal.merchantId, nowMs);
       if (wait) throw limited("Too many requests for this merchant's keys", wait);
     } else if (principal.credential === 'public') {
-      const wait = this.publicIp.take(clientIp, nowMs);
+      const wait = this.publicClient.take(client, nowMs);
       if (wait) throw limited('Too many requests with the public key from your address', wait);
     }
   }
 }
 
-/** The hosted checkout's buckets (per client IP and per payment link), see services/checkout.ts. */
+/**
+ * A budget everyone paying one payment link shares, which strangers cannot spend to close the
+ * link: a payment takes one of the link's tokens while there are any; once they are spent, a
+ * client that already paid the link within the time its budget takes to refill is refused,
+ * and a client new to the link still pays (its own per-client budget was taken first). Who
+ * spends the link's budget locks only themselves out of it.
+ */
+export class LinkBudget {
+  private readonly tokens: RateLimiter;
+  /** `${link} ${client}` → when that client last paid the link (ms) */
+  private readonly paid: LRUCache<string, number>;
+  private readonly horizonMs: number;
+
+  constructor(cfg: Bucket) {
+    this.tokens = new RateLimiter(cfg);
+    this.paid = new LRUCache({ maxSize: LIMITER_MAX_BYTES, sizeCalculation: (_t, key) => BUCKET_BYTES + key.length });
+    this.horizonMs = (cfg.burst / cfg.perSecond) * 1000;
+  }
+
+  /**
+   * Admits one payment of `client` on `link`, or throws 429 with Retry-After. Returns what
+   * undoes the admission, for a payment refused after all: a refused payment spends nothing.
+   */
+  admit(link: string, client: string, nowMs: number): () => void {
+    const key = `${link} ${client}`;
+    const before = this.paid.get(key);
+    const wait = this.tokens.take(link, nowMs);
+    if (wait && before !== undefined && nowMs - before < this.horizonMs) {
+      throw limited('Too many payments from your address on this payment link', wait);
+    }
+    this.paid.set(key, nowMs);
+    return () => {
+      if (!wait) this.tokens.giveBack(link);
+      if (before === undefined) this.paid.delete(key);
+      else this.paid.set(key, before);
+    };
+  }
+}
+
+/** The hosted checkout's budgets (per client and per payment link), see services/checkout.ts. */
 export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
   payPerIp: { perSecond: 1 / 6, burst: 10 }, // 10 attempts in a burst, then one every 6 s
   payPerLink: { perSecond: 1, burst: 30 },
   pollPerIp: { perSecond: 5, burst: 60 },
 };
 
-type Limiters = { [K in keyof CheckoutRateLimit]: RateLimiter };
-const limiters = new WeakMap<AppDeps, Limiters | null>();
+interface CheckoutLimiters {
+  cfg: CheckoutRateLimit | null | undefined;
+  payPerIp: RateLimiter;
+  pollPerIp: RateLimiter;
+  payPerLink: LinkBudget;
+}
+const checkoutLimiters = new WeakMap<AppDeps, CheckoutLimiters>();
 
-/** Takes a token from one of the checkout's buckets, or refuses with 429 and Retry-After. */
-export function takeCheckoutToken(deps: AppDeps, bucket: keyof CheckoutRateLimit, key: string): void {
-  let l = limiters.get(deps);
-  if (l === undefined) {
-    const cfg = deps.checkoutRateLimit === null ? null : (deps.checkoutRateLimit ?? DEFAULT_CHECKOUT_RATE_LIMIT);
-    l = cfg && { payPerIp: new RateLimiter(cfg.payPerIp), payPerLink: new RateLimiter(cfg.payPerLink), pollPerIp: new RateLimiter(cfg.pollPerIp) };
-    limiters.set(deps, l);
+/** The checkout's limiters of these deps (made again when `deps.checkoutRateLimit` is replaced); null: none. */
+function checkoutLimitersOf(deps: AppDeps): CheckoutLimiters | null {
+  const cfg = deps.checkoutRateLimit;
+  if (cfg === null) return null;
+  let l = checkoutLimiters.get(deps);
+  if (!l || l.cfg !== cfg) {
+    const c = cfg ?? DEFAULT_CHECKOUT_RATE_LIMIT;
+    l = { cfg, payPerIp: new RateLimiter(c.payPerIp), pollPerIp: new RateLimiter(c.pollPerIp), payPerLink: new LinkBudget(c.payPerLink) };
+    checkoutLimiters.set(deps, l);
   }
-  if (!l) return;
-  const wait = l[bucket].take(key, Date.now());
-  if (wait) {
-    const who = bucket === 'payPerLink' ? 'this payment link' : 'your address';
-    throw new ApiError('rate_limited', `Too many requests from ${who}; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
-  }
+  return l;
 }
 
+/** Takes a token from one of the checkout's per-client buckets, or refuses with 429 and Retry-After. */
+export function takeCheckoutToken(deps: AppDeps, bucket: 'payPerIp' | 'pollPerIp', client: string): void {
+  const l = checkoutLimitersOf(deps);
+  if (!l) return;
+  const wait = l[bucket].take(client, Date.now());
+  if (wait) throw limited('Too many requests from your address', wait);
+}
+
+/**
+ * A payment on a link, once it is known to be one the link takes: its share of the link's
+ * budget (LinkBudget), or 429. Returns what gives it back should the payment be refused.
+ */
+export function admitLinkPayment(deps: AppDeps, linkId: string, client: string): () => void {
+  const l = checkoutLimitersOf(deps);
+  return l ? l.payPerLink.admit(linkId, client, Date.now()) : () => undefined;
+}
 
 /**
  * Before the body of an unauthenticated operation (the checkout's pay) is read: one token of
- * the client's per-IP pay budget, so a flood is refused without reading or parsing anything.
+ * the client's pay budget, so a flood is refused without reading or parsing anything.
  */
-export function takePublicBodyToken(deps: AppDeps, clientIp: string): void {
-  takeCheckoutToken(deps, 'payPerIp', clientIp);
+export function takePublicBodyToken(deps: AppDeps, client: string): void {
+  takeCheckoutToken(deps, 'payPerIp', client);
 }

@@ -5,6 +5,7 @@ import { CHECKOUT_JS } from '../../src/server/checkout/assets.js';
 import { escapeHtml, jsonForScript, safeColor } from '../../src/server/checkout/page.js';
 import { formatBRL, parseBRL } from '../../src/domain/money.js';
 import { installmentLabel } from '../../src/server/checkout/format.js';
+import { DEFAULT_CHECKOUT_RATE_LIMIT } from '../../src/server/rateLimit.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -394,6 +395,74 @@ describe('POST /checkout/{id}/pay', () => {
     expect(limited.status).toBe(429);
     expect(limited.body.message).toContain('this payment link');
     expect((await payPix(b.id)).status).toBe(201);
+  });
+});
+
+describe("a link's payment budget", () => {
+  /** a PIX payment (or anything else in `extra`) from the client `ip`, behind a trusted proxy */
+  const payFrom = (ip: string, linkId: string, extra: Record<string, unknown> = {}) =>
+    pub('POST', `/checkout/${linkId}/pay`, { attempt_id: attempt(), payment_method: 'pix', customer: buyer, ...extra }, { 'x-forwarded-for': ip });
+  beforeEach(() => {
+    env.rt.deps.checkoutRateLimit = DEFAULT_CHECKOUT_RATE_LIMIT;
+    env.rt.deps.trustProxy = ['127.0.0.1'];
+  });
+
+  it('is not spent by refused requests: 36 invalid payments from 4 addresses, then a new buyer pays', async () => {
+    const link = await createLink();
+    for (let a = 1; a <= 4; a++) {
+      for (let i = 0; i < 9; i++) {
+        const r = await payFrom(`198.51.100.${a}`, link.id, { amount: 1 });
+        expect(r.status).toBe(400);
+        expect(r.body.details[0].field).toBe('amount');
+      }
+    }
+    const fresh = await payFrom('203.0.113.9', link.id);
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
+  });
+
+  it('is not spent by a payment the link refuses (a use already held)', async () => {
+    env.rt.deps.checkoutRateLimit = { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerLink: { perSecond: 0.001, burst: 3 } };
+    const link = await createLink({ max_uses: 1 });
+    expect((await payFrom('198.51.100.1', link.id)).status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await payFrom('198.51.100.1', link.id)).body.error).toBe('conflict');
+    env.clock.advance(16 * 60_000); // the held PIX expires
+    expect((await payFrom('198.51.100.1', link.id)).status).toBe(201);
+  });
+
+  it("strangers who spend it lock themselves out of the link, not a new buyer: per-client budgets come first", async () => {
+    env.rt.deps.checkoutRateLimit = { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerIp: { perSecond: 0.001, burst: 10 }, payPerLink: { perSecond: 0.001, burst: 30 } };
+    const link = await createLink();
+    const statuses: number[] = [];
+    for (let a = 1; a <= 4; a++) for (let i = 0; i < 9; i++) statuses.push((await payFrom(`198.51.100.${a}`, link.id)).status);
+    // the link's 30 went to the first three addresses and the fourth's first three payments
+    expect(statuses).toEqual([...Array(30).fill(201), ...Array(6).fill(429)]);
+    const again = await payFrom('198.51.100.1', link.id);
+    expect(again.status).toBe(429);
+    expect(again.body.message).toMatch(/this payment link/);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
+    const fresh = await payFrom('203.0.113.9', link.id);
+    expect(fresh.status, JSON.stringify(fresh.body)).toBe(201);
+    // a buyer new to the link pays by card too
+    const card = await pub('POST', `/checkout/${link.id}/pay`, { attempt_id: attempt(), payment_method: 'credit_card', token: await tokenize(env), customer: buyer }, { 'x-forwarded-for': '203.0.113.10' });
+    expect(card.status, JSON.stringify(card.body)).toBe(201);
+  });
+
+  it('counts an IPv6 client by its /64 for pay and for status polls', async () => {
+    env.rt.deps.checkoutRateLimit = { payPerIp: { perSecond: 0.001, burst: 3 }, payPerLink: { perSecond: 100, burst: 100 }, pollPerIp: { perSecond: 0.001, burst: 3 } };
+    const link = await createLink();
+    const pays: number[] = [];
+    let receipt = '';
+    for (let i = 1; i <= 5; i++) {
+      const r = await payFrom(`2001:db8:42:7::${i}`, link.id);
+      pays.push(r.status);
+      if (r.status === 201) receipt = r.body.data.receipt_id;
+    }
+    expect(pays).toEqual([201, 201, 201, 429, 429]);
+    expect((await payFrom('2001:db8:42:8::1', link.id)).status).toBe(201);
+    const polls: number[] = [];
+    for (let i = 1; i <= 5; i++) polls.push((await pub('GET', `/checkout/${link.id}/charges/${receipt}`, undefined, { 'x-forwarded-for': `2001:db8:42:7:${i}::1` })).status);
+    expect(polls).toEqual([200, 200, 200, 429, 429]);
+    expect((await pub('GET', `/checkout/${link.id}/charges/${receipt}`, undefined, { 'x-forwarded-for': '2001:db8:42:9::1' })).status).toBe(200);
   });
 });
 

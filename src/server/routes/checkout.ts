@@ -24,12 +24,12 @@ export const checkoutHandlers: Handlers<typeof checkoutEndpoints> = {
   'checkout.pay': async (ctx, { params, body }) => {
     const { payLink } = await import('../services/checkout.js');
     assertSameOrigin(ctx);
-    // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
-    return payLink(ctx.deps, params.id, body, { clientIp: ctx.clientIp, baseUrl: ctx.baseUrl });
+    // the client's pay budget was spent by the pipeline before the body was read (takePublicBodyToken)
+    return payLink(ctx.deps, params.id, body, { client: ctx.client, baseUrl: ctx.baseUrl });
   },
   'checkout.chargeStatus': async (ctx, { params }) => {
     const { linkChargeStatus, takeCheckoutToken } = await import('../services/checkout.js');
-    takeCheckoutToken(ctx.deps, 'pollPerIp', ctx.clientIp);
+    takeCheckoutToken(ctx.deps, 'pollPerIp', ctx.client);
     return linkChargeStatus(ctx.deps, params.id, params.charge_id);
   },
 };

@@ -2,15 +2,17 @@
  * The hosted checkout of payment links: what the public page needs to know about a link, and
  * the public pay / status operations behind it. Nothing here is authenticated: the link id is
  * the capability, the answers carry only what a buyer needs, and every call is rate-limited
- * per client IP (and pay also per link).
+ * per client (an IPv4 address, an IPv6 /64); a payment the link takes also shares the link's
+ * budget (rateLimit.ts LinkBudget), which requests refused for any reason never spend.
  *
  * Uses of a link: `current_uses` counts paid uses only (recordLinkUse runs in the capture
  * transaction, see services/charges.ts). So that `max_uses` is never exceeded, a charge that
  * is still pending (a card being decided, a PIX not yet paid and not expired) reserves one of
  * the remaining uses: a payer who finds every remaining use reserved is refused up front
  * (409 conflict, Retry-After) and no charge is created. Holds are bounded per client and in
- * time: a hold lasts as long as its PIX (15 minutes) and a client (a keyed hash of its IP)
- * holds at most one use of a link at a time (checkout_holds).
+ * time: a hold lasts as long as its PIX (15 minutes) and a client (a keyed hash of its IPv4
+ * address or IPv6 /64, the same in every process on the store) holds at most one use of a link
+ * at a time (checkout_holds).
  */
 import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
@@ -19,7 +21,7 @@ import type { AppDeps, } from '../context.js';
 import { clockOffset, serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
-import { takeCheckoutToken } from '../rateLimit.js';
+import { admitLinkPayment } from '../rateLimit.js';
 import { createCharge, expireDuePixCharges } from './charges.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
 
@@ -137,12 +139,11 @@ export async function payLink(
   deps: AppDeps,
   linkId: string,
   body: CheckoutPayRequest,
-  from: { clientIp: string; baseUrl?: string },
+  from: { client: string; baseUrl?: string },
 ): Promise<Response> {
-  // the per-IP budget was spent by the pipeline before the body was read (takePublicBodyToken)
+  // the client's pay budget was spent by the pipeline before the body was read (takePublicBodyToken)
   const link = await loadPublicLink(deps, linkId);
   if (!link) throw notFound('Payment link');
-  takeCheckoutToken(deps, 'payPerLink', linkId);
   const amount = checkAgainstLink(link.row, body);
 
   const merchantId = link.row.merchant_id;
@@ -163,12 +164,15 @@ export async function payLink(
         ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
         : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
     } as ChargeCreate;
-    const client = deps.keyring.requestHash('checkout client\n', from.clientIp);
+    const client = deps.keyring.requestHash('checkout client\n', from.client);
     const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
+    // the link's budget: only a payment the link takes spends it (a refusal gives it back)
+    const giveBack = admitLinkPayment(deps, linkId, from.client);
     let created;
     try {
       created = await createCharge(mctx, charge, { paymentLinkId: linkId, guard });
     } catch (e) {
+      giveBack();
       throw buyerError(e);
     }
     const qr = created.pix ? await qrCodeImage(created.pix.qr_code) : null;
