@@ -1,10 +1,12 @@
 /**
- * Anonymous abuse (issue 18 items 3, 4, 6 and 8) over real HTTP to listen(), with the default
- * rate limits and `--trust-proxy 127.0.0.1` so that each party has its own address: while
- * anonymous parties flood the publishable-key operation with refused tokenizations, the
- * checkout with deep JSON, the API with wrong secrets and a max_uses link with PIX holds, the
- * merchant's own secret-key traffic gets no 429 and no 5xx, and a real card buyer still pays
- * the link. Figures: the merchant's request latency and /healthz during the attack.
+ * Anonymous abuse over real HTTP to listen(), with the default rate limits and
+ * `--trust-proxy 127.0.0.1` so that each party has its own address: while anonymous parties
+ * flood the publishable-key operation with refused tokenizations, the checkout with deep JSON
+ * and with payments the link refuses, the API with wrong secrets (also from the merchant's own
+ * address, as a neighbour behind the same NAT would), and a max_uses link with PIX holds (from
+ * one IPv4 address and from ten addresses of one IPv6 /64), the merchant's own secret-key
+ * traffic gets no 429 and no 5xx, and a real card buyer still pays the link. Figures: the
+ * merchant's request latency and /healthz during the attack.
  */
 import { rmSync } from 'node:fs';
 import { Agent, request } from 'undici';
@@ -23,6 +25,8 @@ let m: NewMerchant;
 let agent: Agent;
 /** the merchant's own connections (its requests never queue behind the attackers' in the client) */
 let own: Agent;
+/** the connections of a neighbour behind the merchant's NAT (its requests run alongside the merchant's) */
+let neighbour: Agent;
 beforeAll(async () => {
   dir = memTempDir('mpay-abuse-');
   rt = await openRuntime({ dataDir: dir, validateResponses: true, trustProxy: ['127.0.0.1'] });
@@ -30,10 +34,12 @@ beforeAll(async () => {
   server = await listen(rt, '127.0.0.1', 0);
   agent = new Agent({ connections: 64 });
   own = new Agent({ connections: 4 });
+  neighbour = new Agent({ connections: 4 });
 });
 afterAll(async () => {
   await agent.close();
   await own.close();
+  await neighbour.close();
   await server.close();
   await rt.close();
   rmSync(dir, { recursive: true, force: true });
@@ -122,8 +128,28 @@ it("public-key, checkout and wrong-secret floods leave the merchant's secret-key
         call('POST', `/checkout/${linkId}/pay`, { ip: '198.51.100.3', body: JSON.stringify({ attempt_id: `hold-${i}-abcdef`, payment_method: 'pix', customer: buyer }) }),
       ),
     ),
+    // 5. wrong secrets from the merchant's own address (a neighbour behind the same NAT)
+    Promise.all(Array.from({ length: 200 }, (_, i) => call('GET', '/v1/merchant', { auth: basic(m.public_key, `sk_test_nat${i}`), ip: merchantIp, dispatcher: neighbour }))),
+    // 6. payments the link refuses (a wrong amount), 9 from each of 4 addresses
+    Promise.all(
+      Array.from({ length: 36 }, (_, i) =>
+        call('POST', `/checkout/${linkId}/pay`, {
+          ip: `198.51.100.${20 + (i % 4)}`,
+          body: JSON.stringify({ attempt_id: `refused-${i}-abcdef`, payment_method: 'pix', amount: 1, customer: buyer }),
+        }),
+      ),
+    ),
+    // 7. PIX holds from ten addresses of one IPv6 /64
+    Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        call('POST', `/checkout/${linkId}/pay`, {
+          ip: `2001:db8:abc:1::${(i + 1).toString(16)}`,
+          body: JSON.stringify({ attempt_id: `hold6-${i}-abcdef`, payment_method: 'pix', customer: buyer }),
+        }),
+      ),
+    ),
   ]);
-  const [[tokens, deepJson, guesses, holds], during] = await Promise.all([attack, merchantRun('abuse')]);
+  const [[tokens, deepJson, guesses, holds, natGuesses, refused, holds6], during] = await Promise.all([attack, merchantRun('abuse')]);
   const merchant = during.out;
   const health = during.healthMs;
   const buyerPays = await call('POST', `/checkout/${linkId}/pay`, {
@@ -131,9 +157,10 @@ it("public-key, checkout and wrong-secret floods leave the merchant's secret-key
     body: JSON.stringify({ attempt_id: 'real-buyer-attempt', payment_method: 'credit_card', token, customer: buyer }),
   });
 
-  const fiveXX = [...tokens, ...deepJson, ...guesses, ...holds, ...merchant].filter((r) => r.status >= 500).length;
+  const fiveXX = [...tokens, ...deepJson, ...guesses, ...holds, ...natGuesses, ...refused, ...holds6, ...merchant].filter((r) => r.status >= 500).length;
   report(
-    `anonymous abuse: tokens {} ${tally(tokens)}; deep JSON ${tally(deepJson)}; wrong secrets ${tally(guesses)}; PIX holds ${tally(holds)}; ` +
+    `anonymous abuse: tokens {} ${tally(tokens)}; deep JSON ${tally(deepJson)}; wrong secrets ${tally(guesses)}, from the merchant's address ${tally(natGuesses)}; ` +
+      `refused payments ${tally(refused)}; PIX holds ${tally(holds)}, from one /64 ${tally(holds6)}; ` +
       `merchant ${merchant.length} requests ${tally(merchant)} p50 ${pct(merchant.map((r) => r.ms), 50).toFixed(1)} ms (alone ${pct(base.out.map((r) => r.ms), 50).toFixed(1)} ms, ` +
       `×${(pct(merchant.map((r) => r.ms), 50) / pct(base.out.map((r) => r.ms), 50)).toFixed(1)}) max ${Math.max(...merchant.map((r) => r.ms)).toFixed(1)} ms; ` +
       `/healthz max ${Math.max(...health).toFixed(1)} ms (alone ${Math.max(...base.healthMs).toFixed(1)} ms); card buyer ${buyerPays.status}; ${fiveXX} × 5xx`,
@@ -146,6 +173,11 @@ it("public-key, checkout and wrong-secret floods leave the merchant's secret-key
   expect(guesses.filter((r) => r.status === 429).length).toBeGreaterThan(0);
   expect(guesses.every((r) => r.status === 401 || r.status === 429)).toBe(true);
   expect(holds.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+  expect(natGuesses.every((r) => r.status === 401 || r.status === 429)).toBe(true);
+  expect(refused.every((r) => r.status === 400)).toBe(true);
+  // one /64 is one client: it holds one use, whichever of its addresses asks
+  expect(holds6.filter((r) => r.status === 201)).toHaveLength(1);
+  expect(holds6.every((r) => r.status === 201 || r.status === 409)).toBe(true);
   expect(buyerPays.status).toBe(201);
   expect(buyerPays.json.data.status).toBe('captured');
 }, 120_000);
