@@ -37,25 +37,31 @@ export function brCodeText(s: string, max: number): string {
 export interface DynamicBrCode {
   /** URL of the payload location, without the scheme (field 26.25) */
   location: string;
-  amountCents: number;
+  /**
+   * Field 54. Omit it for a charge whose amount depends on the day it is paid (a `cobv`): the
+   * BCB manual (1.6.2) says a dynamic code need not carry the amount, the payer's PSP takes it
+   * from the location's payload.
+   */
+  amountCents?: number;
   merchantName: string;
   merchantCity: string;
 }
 
 /**
- * A dynamic, single-use BR Code (point of initiation 12) for an exact amount. The txid travels
+ * A dynamic, single-use BR Code (point of initiation 12), for an exact amount or (amountCents
+ * omitted) for the amount the location's payload states on the day of payment. The txid travels
  * in the location's payload, so field 62.05 carries `***`, as the BCB manual requires of a
  * dynamic code.
  */
 export function buildBrCode(p: DynamicBrCode): string {
-  const amount = `${Math.floor(p.amountCents / 100)}.${String(p.amountCents % 100).padStart(2, '0')}`;
+  const amount = p.amountCents === undefined ? '' : tlv('54', `${Math.floor(p.amountCents / 100)}.${String(p.amountCents % 100).padStart(2, '0')}`);
   const body =
     tlv('00', '01') +
     tlv('01', '12') +
     tlv('26', tlv('00', 'br.gov.bcb.pix') + tlv('25', p.location)) +
     tlv('52', '0000') +
     tlv('53', '986') +
-    tlv('54', amount) +
+    amount +
     tlv('58', 'BR') +
     tlv('59', brCodeText(p.merchantName, 25)) +
     tlv('60', brCodeText(p.merchantCity, 15)) +
