@@ -273,6 +273,7 @@ export function parseBoleto(code: string): BoletoCheck {
     }
     barcode = barcodeOf(digits);
   } else if (digits.length === 44) {
+    if (digits[0] === '8') return { ok: false, message: 'is a utility or tax bill (arrecadação: its barcode starts with 8), not a boleto' };
     barcode = digits;
   } else {
     return { ok: false, message: `must be a barcode of 44 digits or a digitable line of 47, got ${digits.length} digits` };

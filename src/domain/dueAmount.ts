@@ -86,7 +86,10 @@ export function dueTermsProblems(t: DueTerms, today: string): TermsProblem[] {
   if (t.discount) {
     const { amountCents, until } = t.discount;
     if (!(isInt(amountCents) && amountCents >= 1 && amountCents < t.amountCents)) {
-      out.push({ field: 'discount.amount', message: `must be an integer number of cents from 1 to ${t.amountCents - 1} (less than the amount)` });
+      out.push({
+        field: 'discount.amount',
+        message: t.amountCents > 1 ? `must be an integer number of cents from 1 to ${t.amountCents - 1} (less than the amount)` : 'cannot be given on an amount of 1 cent',
+      });
     }
     if (!(isRealDate(until) && until >= today && (!dueOk || until <= t.dueDate))) {
       out.push({ field: 'discount.until', message: `must be a São Paulo calendar day (YYYY-MM-DD) from ${today} to the due date${dueOk ? ` (${t.dueDate})` : ''}` });

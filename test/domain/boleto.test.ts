@@ -288,6 +288,8 @@ describe('barcode and digitable line', () => {
     expect(() => barcodeToDigitableLine(flip('10494324200000321120055077222133347777777771', 4))).toThrow('general check digit');
     expect(parseBoleto('1049')).toEqual({ ok: false, message: 'must be a barcode of 44 digits or a digitable line of 47, got 4 digits' });
     expect(parseBoleto('10490-05505')).toMatchObject({ ok: false });
+    // a utility bill's barcode (segment 8; the boleto-utils suite's energy bill) is not a boleto
+    expect(parseBoleto('83860000005096000190000008017823000034306271')).toMatchObject({ ok: false, message: expect.stringContaining('arrecadação') });
     // a factor of 1 to 999 names no day; 0000 is a slip without a due date
     const noDue = buildBarcode({ bankCode: '999', dueDate: '2026-01-01', amountCents: 1, freeField: '0'.repeat(25) });
     const withFactor = (f: string) => {

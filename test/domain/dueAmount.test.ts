@@ -116,6 +116,9 @@ describe('checking the terms', () => {
     expect(fields({ ...ok, interestMonthlyBps: -1 })).toEqual(['interest']);
     expect(fields({ ...ok, discount: { amountCents: 10_000, until: '2026-03-05' } })).toEqual(['discount.amount']);
     expect(fields({ ...ok, discount: { amountCents: 0, until: '2026-03-05' } })).toEqual(['discount.amount']);
+    expect(dueTermsProblems({ ...ok, amountCents: 1, discount: { amountCents: 1, until: '2026-03-05' } }, today)).toEqual([
+      { field: 'discount.amount', message: 'cannot be given on an amount of 1 cent' },
+    ]);
     expect(dueTermsProblems({ ...ok, discount: { amountCents: 500, until: '2026-03-11' } }, today)).toEqual([
       { field: 'discount.until', message: 'must be a São Paulo calendar day (YYYY-MM-DD) from 2026-03-01 to the due date (2026-03-10)' },
     ]);
