@@ -1,7 +1,8 @@
 /**
  * Two real `mpay server start --database <url>` processes on one PostgreSQL database, driven
  * together the way a load balancer would: withdrawals split across both against one wallet,
- * Idempotency-Key requests replayed across both, keys created on one used on the other, a
+ * Idempotency-Key requests replayed across both, keys created on one used on the other, the
+ * last two keys revoked one through each at once, a
  * file uploaded through one downloaded through the other, and 500 events delivered by the two
  * processes' webhook workers, each once.
  * Runs in the `postgres` vitest project only (needs MPAY_TEST_DATABASE_URL); `npm test`
@@ -116,6 +117,38 @@ describe('two server processes on one PostgreSQL database', () => {
     expect(made.status).toBe(201);
     const res = await fetch(servers[1]!.url + '/v1/merchant', { headers: { authorization: basic(made.body.data.public_key, made.body.data.secret_key) } });
     expect(res.status).toBe(200);
+  });
+
+  it('the last two active keys revoked at once, one through each process: one 200, one 409, one key left', async () => {
+    const made = await homes[2]!.runAsync(['admin', 'merchants', 'create', '--name', 'Key Store', '--database', schema.url, '--json'], {
+      env: { MPAY_MASTER_KEY: masterKey },
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const m = made.json() as typeof creds;
+    const first = await db.get<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = ?', [m.merchant_id]);
+    let held = { id: first!.id, auth: basic(m.public_key, m.secret_key) };
+    const revoke = async (s: Started, k: typeof held) => {
+      const res = await fetch(`${s.url}/v1/api-keys/${k.id}`, { method: 'DELETE', headers: { authorization: k.auth } });
+      return { status: res.status, body: (await res.json()) as { error?: string } };
+    };
+    // each round: a second key, then both revoked at once (each request authenticated by the
+    // key it revokes), one through each process
+    for (let round = 0; round < 10; round++) {
+      const res = await fetch(`${servers[round % 2]!.url}/v1/api-keys`, {
+        method: 'POST',
+        headers: { authorization: held.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `round-${round}` }),
+      });
+      expect(res.status).toBe(201);
+      const k = ((await res.json()) as { data: { id: string; public_key: string; secret_key: string } }).data;
+      const pair = [held, { id: k.id, auth: basic(k.public_key, k.secret_key) }];
+      const answers = await Promise.all(pair.map((key, i) => revoke(servers[i]!, key)));
+      expect(answers.map((a) => a.status).sort(), JSON.stringify(answers)).toEqual([200, 409]);
+      expect(answers.find((a) => a.status === 409)!.body.error).toBe('conflict');
+      const active = await db.all<{ id: string }>('SELECT id FROM api_keys WHERE merchant_id = ? AND is_active = 1', [m.merchant_id]);
+      expect(active.map((a) => a.id)).toEqual([pair[answers.findIndex((a) => a.status === 409)]!.id]);
+      held = pair.find((p) => p.id === active[0]!.id)!;
+    }
   });
 
   it('concurrent withdrawals split across both: exactly the affordable number succeed', async () => {

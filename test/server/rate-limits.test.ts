@@ -11,7 +11,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS, RateLimiter } from '../../src/server/rateLimit.js';
-import { MAX_ACTIVE_API_KEYS } from '../../src/server/routes/apiKeys.js';
+import { MAX_ACTIVE_API_KEYS } from '../../src/server/services/apiKeys.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
 setFlagsFromString('--expose-gc');

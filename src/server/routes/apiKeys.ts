@@ -1,82 +1,9 @@
-import type { apiKeyEndpoints, ApiKey } from '../../contract/resources/apiKeys.js';
-import { json } from '../../store/db.js';
+import type { apiKeyEndpoints } from '../../contract/resources/apiKeys.js';
 import type { Handlers } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
-import { generateKeyPair } from '../services/merchants.js';
-import { listPage } from '../lists.js';
-
-interface KeyRow {
-  id: string;
-  name: string;
-  public_key: string;
-  is_active: number;
-  allowed_ips: string;
-  created_at: string;
-}
-
-/** Active API keys a merchant may hold at once (rate limits are per merchant, not per key). */
-export const MAX_ACTIVE_API_KEYS = 20;
-
-const COLS = 'id, name, public_key, is_active, allowed_ips, created_at';
-
-function toRecord(r: KeyRow): ApiKey {
-  return {
-    id: r.id,
-    name: r.name,
-    public_key: r.public_key,
-    is_active: !!r.is_active,
-    allowed_ips: json.from<string[]>(r.allowed_ips, []),
-    created_at: r.created_at,
-  };
-}
+import { createApiKey, listApiKeys, revokeApiKey } from '../services/apiKeys.js';
 
 export const apiKeyHandlers: Handlers<typeof apiKeyEndpoints> = {
-  'apiKeys.create': async (ctx, { body }) => {
-    const keys = generateKeyPair(ctx.deps.mode);
-    const id = ctx.deps.ids();
-    const ts = ctx.now().toISOString();
-    await ctx.db.tx(async (q) => {
-      // the merchant's row, locked, serializes creations: the cap holds under concurrency
-      await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
-      const active = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE merchant_id = ? AND is_active = 1', [ctx.merchantId]);
-      if (Number(active?.n) >= MAX_ACTIVE_API_KEYS) {
-        throw new ApiError('business_rule', `A merchant may hold at most ${MAX_ACTIVE_API_KEYS} active API keys; revoke one first (DELETE /v1/api-keys/{id})`);
-      }
-      await q.run(
-        `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
-         VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-        [id, ctx.merchantId, body.name, keys.public_key, ctx.deps.keyring.hashSecret(keys.secret_key), JSON.stringify(body.allowed_ips ?? []), ts],
-      );
-    });
-    const row = await ctx.db.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ?`, [id]);
-    return { ...toRecord(row!), secret_key: keys.secret_key };
-  },
-
-  'apiKeys.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'api_keys',
-      select: COLS,
-      filters: [['merchant_id = ?', ctx.merchantId], ['is_active = ?', query.is_active === undefined ? undefined : query.is_active ? 1 : 0]],
-      page,
-      map: toRecord,
-    }),
-
-  'apiKeys.revoke': async (ctx, { params }) => {
-    return ctx.db.tx(async (q) => {
-      const row = await q.get<KeyRow>(`SELECT ${COLS} FROM api_keys WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [
-        params.id,
-        ctx.merchantId,
-      ]);
-      if (!row) throw notFound('API key');
-      if (!row.is_active) return toRecord(row);
-      const active = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM api_keys WHERE merchant_id = ? AND is_active = 1', [
-        ctx.merchantId,
-      ]);
-      if (Number(active?.n) <= 1) {
-        throw new ApiError('conflict', 'Cannot revoke the last active API key; create another key first');
-      }
-      await q.run('UPDATE api_keys SET is_active = 0, revoked_at = ? WHERE id = ?', [ctx.now().toISOString(), row.id]);
-      return toRecord({ ...row, is_active: 0 });
-    });
-  },
+  'apiKeys.create': (ctx, { body }) => createApiKey(ctx, body),
+  'apiKeys.list': (ctx, { query, page }) => listApiKeys(ctx, query, page),
+  'apiKeys.revoke': (ctx, { params }) => revokeApiKey(ctx, params.id),
 };

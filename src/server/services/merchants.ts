@@ -20,6 +20,16 @@ export function generateKeyPair(mode: Mode): KeyPair {
   };
 }
 
+/**
+ * Locks the merchant's row until the caller's transaction ends (`FOR UPDATE`; on SQLite a plain
+ * read, as BEGIN IMMEDIATE already holds the database's one write lock), so that transactions
+ * which count a merchant's rows and then write one run one at a time and each sees the last
+ * one's write.
+ */
+export async function lockMerchant(q: Queryable, merchantId: string): Promise<void> {
+  await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [merchantId]);
+}
+
 export interface NewMerchant {
   merchant_id: string;
   wallet_id: string;
