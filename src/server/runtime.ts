@@ -7,6 +7,7 @@ import { createApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AppDeps, Mode } from './context.js';
 import { Keyring } from './keyring.js';
+import { keyUnkeyedRequestHashes } from './services/withdrawals.js';
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -55,6 +56,9 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     validateResponses: o.validateResponses,
     readMemo: o.readMemo,
   };
+  // withdrawals written by an older version hold a plain digest of their request: key them
+  const keyed = await keyUnkeyedRequestHashes(deps);
+  if (keyed > 0) deps.log?.({ level: 'info', msg: 'keyed the request hashes of withdrawals written by an older version', rows: keyed });
   const app = createApp(deps);
   return { deps, app, close: () => db.close() };
 }

@@ -6,6 +6,7 @@ import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
 import { clockOffset, type AppDeps, type ServiceContext } from '../context.js';
+import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { faultPoint } from './faults.js';
@@ -36,6 +37,8 @@ export interface WithdrawalRow {
   metadata: string;
   idempotency_key: string;
   request_hash: string;
+  /** how request_hash was made (migration 630): 'hmac-sha256' now, 'sha256' in rows of older versions */
+  request_hash_alg: 'sha256' | 'hmac-sha256';
   created_at: string;
   updated_at: string;
 }
@@ -66,8 +69,8 @@ export function toRecord(r: WithdrawalRow): Withdrawal {
   };
 }
 
-/** The request as the idempotency key remembers it: the canonical body without the PIN. */
-export function withdrawalRequestHash(b: WithdrawalCreate): string {
+/** The canonical request (without the PIN) that an idempotency_key stands for: its SHA-256, hex. */
+function canonicalDigest(b: WithdrawalCreate): string {
   const canonical = {
     type: b.type,
     wallet_id: b.wallet_id,
@@ -78,6 +81,44 @@ export function withdrawalRequestHash(b: WithdrawalCreate): string {
     metadata: b.metadata ?? null,
   };
   return createHash('sha256').update(stableJson(canonical)).digest('hex');
+}
+
+/**
+ * The stored request_hash: the canonical digest keyed with the master key (HMAC-SHA256), so a
+ * copy of the database cannot confirm guesses of a request. It keys the digest rather than the
+ * request itself so that a row that holds only the digest (`request_hash_alg` 'sha256', written
+ * by an older version) can be keyed without its request (keyUnkeyedRequestHashes).
+ */
+function keyedRequestHash(keyring: Keyring, digest: string): string {
+  return keyring.requestHash('withdrawal request\n', digest);
+}
+
+/** Rows keyed per statement by keyUnkeyedRequestHashes. */
+const REKEY_BATCH = 500;
+
+/**
+ * Keys the request_hash of every withdrawal that holds the plain digest (rows of an older
+ * version), a batch per statement; the runtime runs it when it opens the store. A row is
+ * changed only if it is still unkeyed, so replicas that start together key each row once.
+ * Answers how many rows this call keyed.
+ */
+export async function keyUnkeyedRequestHashes(deps: Pick<AppDeps, 'db' | 'keyring'>): Promise<number> {
+  let keyed = 0;
+  for (;;) {
+    const rows = await deps.db.all<{ id: string; request_hash: string }>(
+      "SELECT id, request_hash FROM withdrawals WHERE request_hash_alg = 'sha256' ORDER BY id LIMIT ?",
+      [REKEY_BATCH],
+    );
+    if (rows.length === 0) return keyed;
+    // one statement per batch, each row's new hash by its id (in a transaction: PostgreSQL runs
+    // it again after a deadlock with a replica keying the same rows)
+    const res = await deps.db.tx((q) => q.run(
+      `UPDATE withdrawals SET request_hash = CASE id ${rows.map(() => 'WHEN ? THEN ?').join(' ')} END, request_hash_alg = 'hmac-sha256'
+        WHERE id IN (${rows.map(() => '?').join(', ')}) AND request_hash_alg = 'sha256'`,
+      [...rows.flatMap((r) => [r.id, keyedRequestHash(deps.keyring, r.request_hash)]), ...rows.map((r) => r.id)],
+    ));
+    keyed += res.changes;
+  }
 }
 
 function stableJson(v: unknown): string {
@@ -95,8 +136,14 @@ async function byKey(q: Queryable, merchantId: string, key: string): Promise<Wit
   return q.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE merchant_id = ? AND idempotency_key = ?', [merchantId, key]);
 }
 
-function replayOrConflict(row: WithdrawalRow, hash: string): { record: Withdrawal; created: false } {
-  if (row.request_hash !== hash) {
+/** The request's hash as `row` was made: keyed, or (a row of an older version not yet keyed) the plain digest. */
+interface RequestHashes {
+  keyed: string;
+  digest: string;
+}
+
+function replayOrConflict(row: WithdrawalRow, hash: RequestHashes): { record: Withdrawal; created: false } {
+  if (row.request_hash !== (row.request_hash_alg === 'sha256' ? hash.digest : hash.keyed)) {
     throw new ApiError(
       'idempotency_conflict',
       `idempotency_key '${row.idempotency_key}' was already used for withdrawal ${row.id} with a different request; use a new key for a new withdrawal`,
@@ -133,7 +180,8 @@ function destinationOf(type: string, details: Record<string, string>): Destinati
  */
 export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCreate): Promise<{ record: Withdrawal; created: boolean }> {
   await checkPin(ctx, body.pin);
-  const hash = withdrawalRequestHash(body);
+  const digest = canonicalDigest(body);
+  const hash: RequestHashes = { digest, keyed: keyedRequestHash(ctx.deps.keyring, digest) };
   const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
   if (seen) return replayOrConflict(seen, hash);
 
@@ -218,19 +266,20 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
         next_action_at: new Date(now.getTime() + PROCESS_AFTER_MS).toISOString(),
         metadata: JSON.stringify(body.metadata ?? {}),
         idempotency_key: body.idempotency_key,
-        request_hash: hash,
+        request_hash: hash.keyed,
+        request_hash_alg: 'hmac-sha256',
         created_at: ts,
         updated_at: ts,
       };
       await q.run(
         `INSERT INTO withdrawals (id, merchant_id, submerchant_id, wallet_id, type, acquirer_name, external_id, amount, fee, net_amount, status,
            recipient_id, recipient_snapshot, failure_reason, processed_at, completed_at, failed_at, next_action_at, metadata, idempotency_key,
-           request_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           request_hash, request_hash_alg, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           row.id, row.merchant_id, row.submerchant_id, row.wallet_id, row.type, row.acquirer_name, row.external_id, row.amount, row.fee,
           row.net_amount, row.status, row.recipient_id, row.recipient_snapshot, row.failure_reason, row.processed_at, row.completed_at,
-          row.failed_at, row.next_action_at, row.metadata, row.idempotency_key, row.request_hash, row.created_at, row.updated_at,
+          row.failed_at, row.next_action_at, row.metadata, row.idempotency_key, row.request_hash, row.request_hash_alg, row.created_at, row.updated_at,
         ],
       );
       faultPoint('withdrawal.inserted');

@@ -24,6 +24,7 @@ import { m560_refunds } from './560_refunds.js';
 import { m570_append_indexes } from './570_append_indexes.js';
 import { m580_drop_idempotency_expiry } from './580_drop_idempotency_expiry.js';
 import { m590_pin_window } from './590_pin_window.js';
+import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_alg.js';
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m570_append_indexes,
   m580_drop_idempotency_expiry,
   m590_pin_window,
+  m630_withdrawal_request_hash_alg,
 ].sort((a, b) => a.version - b.version);
