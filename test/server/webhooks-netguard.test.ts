@@ -70,6 +70,14 @@ describe('address policy', () => {
     '169.254.169.254',
     '64:ff9b::a9fe:a9fe',
     '2002:a9fe:a9fe::',
+    '::ffff:0:a9fe:a9fe', // SIIT (RFC 6145)
+    // local-use NAT64 (RFC 8215) under each prefix length RFC 6052 allows: /96 (at 64:ff9b:1::
+    // and at another /96 of the block), /64, /56, /48
+    '64:ff9b:1::a9fe:a9fe',
+    '64:ff9b:1:a:b:c:a9fe:a9fe',
+    '64:ff9b:1:0:a9:fea9:fe00:0',
+    '64:ff9b:1:a9:fe:a9fe::',
+    '64:ff9b:1:a9fe:a9:fe00::',
   ];
   it.each(metadata)('sandbox and production refuse the metadata address %s', (ip) => {
     expect(blockedReason(ip, 'sandbox')).toBe('cloud metadata');
@@ -82,6 +90,29 @@ describe('address policy', () => {
     }
     expect(blockedReason('100.100.100.201', 'production')).toBe('shared (CGNAT)');
     expect(blockedReason('fd00::254', 'production')).toBe('private');
+  });
+
+  // translated spellings with no fixed place, and special-purpose ranges outside the named groups
+  const translated: [string, string | null, string | null][] = [
+    // [address, production, sandbox]
+    ['::ffff:0:7f00:1', 'loopback', null],
+    ['::ffff:0:a00:1', 'private', null],
+    ['::ffff:0:808:808', null, null],
+    ['64:ff9b:1::7f00:1', 'local-use NAT64', null],
+    ['64:ff9b:1::808:808', 'local-use NAT64', null],
+    ['64:ff9b:1:808:8:800::', 'local-use NAT64', null],
+    ['64:ff9b::808:808', null, null],
+    ['64:ff9b:2::a9fe:a9fe', null, null],
+    ['100::1', 'discard-only', null],
+    ['100:0:0:1::1', null, null],
+    ['2001:db8::1', 'special-purpose (reserved)', null],
+    ['192.0.2.1', 'special-purpose (reserved)', null],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'special-purpose (teredo)', null],
+    ['2606:4700:4700::1111', null, null],
+  ];
+  it.each(translated)('%s → production %s, sandbox %s', (ip, production, sandbox) => {
+    expect(blockedReason(ip, 'production')).toBe(production);
+    expect(blockedReason(ip, 'sandbox')).toBe(sandbox);
   });
 
   it('registration refuses metadata URLs in the sandbox, however the host is written', async () => {

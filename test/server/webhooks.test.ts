@@ -200,3 +200,38 @@ describe('webhook endpoints in production mode', () => {
     expect((await prod.call('GET', `/v1/postbacks/endpoints/${ok.body.data.id}`)).body.data.url).toBe('https://93.184.216.34/hooks');
   });
 });
+
+describe('webhook URLs in translated address ranges', () => {
+  // RFC 8215 local-use NAT64 (64:ff9b:1::/48), SIIT's IPv4-translated addresses (::ffff:0:0:0/96,
+  // RFC 6145) and the discard-only block (100::/64, RFC 6666)
+  it('the sandbox refuses the metadata and link-local addresses they translate to', async () => {
+    for (const url of ['http://[64:ff9b:1::a9fe:a9fe]/h', 'http://[::ffff:0:a9fe:a9fe]/h', 'http://[64:ff9b:1:a:b:c:a9fe:a9fe]/h']) {
+      const r = await env.call('POST', '/v1/postbacks/endpoints', { url, events: ['*'] });
+      expect(r.status, url).toBe(400);
+      expect(r.body.details[0].field).toBe('url');
+      expect(r.body.details[0].message, url).toContain('cloud metadata');
+    }
+    expect((await env.call('GET', '/v1/postbacks/endpoints')).body.pagination.total).toBe(0);
+  });
+
+  it('production refuses them', async () => {
+    const prod = await testEnv({ mode: 'production' });
+    try {
+      const refused: [string, string][] = [
+        ['http://[64:ff9b:1::7f00:1]/h', 'local-use NAT64'],
+        ['http://[::ffff:0:7f00:1]/h', 'loopback'],
+        ['http://[::ffff:0:a00:1]/h', 'private'],
+        ['http://[100::1]/h', 'discard'],
+      ];
+      for (const [url, reason] of refused) {
+        const r = await prod.call('POST', '/v1/postbacks/endpoints', { url, events: ['*'] });
+        expect(r.status, url).toBe(400);
+        expect(r.body.details[0].field).toBe('url');
+        expect(r.body.details[0].message, url).toContain(reason);
+      }
+      expect((await prod.call('GET', '/v1/postbacks/endpoints')).body.pagination.total).toBe(0);
+    } finally {
+      await prod.close();
+    }
+  });
+});

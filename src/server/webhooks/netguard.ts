@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Mode } from '../context.js';
 
 /**
@@ -9,10 +10,14 @@ import type { Mode } from '../context.js';
  * fd00:ec2::/32, Alibaba's 100.100.100.200, Azure's WireServer 168.63.129.16, Oracle's
  * 192.0.0.192) and link-local (169.254/16, fe80::/10) are refused.
  * production: also loopback, private (RFC 1918, fc00::/7), shared/CGNAT (100.64/10), unspecified
- * (0.0.0.0/8, ::), multicast and reserved ranges.
+ * (0.0.0.0/8, ::), multicast and reserved ranges, the whole local-use NAT64 block, and every
+ * other special-purpose range of IANA's registries (ipaddr.js `range()`: discard-only 100::/64,
+ * documentation, benchmarking, Teredo, ORCHID …).
  * sandbox: developers test against localhost and their LAN, so only the first group is refused.
  * An IPv4 range is refused in its IPv6 spellings too: mapped (::ffff:a.b.c.d), compatible
- * (::a.b.c.d), NAT64 (64:ff9b::/96) and 6to4 (2002::/16).
+ * (::a.b.c.d), SIIT's IPv4-translated (::ffff:0:a.b.c.d, RFC 6145), NAT64 (64:ff9b::/96),
+ * local-use NAT64 (64:ff9b:1::/48, RFC 8215, whose operator picks the prefix length: the
+ * IPv4 address is read at each place RFC 6052 allows) and 6to4 (2002::/16).
  *
  * The ranges are node's own `net.BlockList` (one per reason, asked in order, so the most
  * specific reason is the one named). The check runs on the resolved address at connect time
@@ -55,16 +60,56 @@ const PRODUCTION_ONLY: readonly Rule[] = [
 
 const ORDER: readonly Reason[] = ['cloud metadata', 'link-local', 'loopback', 'unspecified', 'private', 'shared (CGNAT)', 'multicast', 'reserved'];
 
-/** The IPv6 spellings of an IPv4 subnet: mapped, compatible, NAT64 (RFC 6052) and 6to4 (RFC 3056). */
+/**
+ * The IPv6 spellings of an IPv4 subnet at fixed places: mapped, compatible, SIIT (RFC 6145),
+ * NAT64's well-known prefix (RFC 6052) and 6to4 (RFC 3056). Local-use NAT64 has no fixed
+ * place (localNat64V4).
+ */
 function v6Forms(v4: string, bits: number): [string, number][] {
   const [a, b, c, d] = v4.split('.').map(Number) as [number, number, number, number];
   const hex = (hi: number, lo: number) => ((hi << 8) | lo).toString(16);
   return [
     [`::ffff:${v4}`, 96 + bits],
     [`::${v4}`, 96 + bits],
+    [`::ffff:0:${v4}`, 96 + bits],
     [`64:ff9b::${v4}`, 96 + bits],
     [`2002:${hex(a, b)}:${hex(c, d)}::`, 16 + bits],
   ];
+}
+
+const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+
+/**
+ * The IPv4 addresses an address of the local-use NAT64 block (64:ff9b:1::/48, RFC 8215) may
+ * stand for: its operator chooses a prefix of 48, 56, 64 or 96 bits inside the block, and RFC
+ * 6052 puts the IPv4 address at a different place for each (skipping bits 64–71). Which one a
+ * translator uses cannot be known from here, so each reading is a candidate; none when the
+ * address is outside the block.
+ */
+function localNat64V4(ip: string): string[] {
+  const addr = ipaddr.IPv6.parse(ip);
+  if (!addr.match(LOCAL_NAT64)) return [];
+  const b = addr.toByteArray();
+  return [
+    [b[6], b[7], b[9], b[10]],
+    [b[7], b[9], b[10], b[11]],
+    [b[9], b[10], b[11], b[12]],
+    [b[12], b[13], b[14], b[15]],
+  ].map((octets) => octets.join('.'));
+}
+
+/** ipaddr.js ranges whose addresses are judged by the IPv4 address they carry (v6Forms, localNat64V4). */
+const TRANSLATED = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
+
+/**
+ * Production only: the special-purpose range an address is in, by ipaddr.js's copy of IANA's
+ * registries, when it is not an ordinary unicast address and not a translated spelling.
+ */
+function specialPurpose(ip: string): string | null {
+  // ipaddr.js's types lag its table (no 'discard'): read the name as a string
+  const range: string = ipaddr.parse(ip).range();
+  if (range === 'unicast' || TRANSLATED.has(range)) return null;
+  return range === 'discard' ? 'discard-only' : `special-purpose (${range})`;
 }
 
 type Policy = readonly { reason: Reason; list: BlockList }[];
@@ -101,7 +146,21 @@ export function blockedReason(ip: string, mode: Mode): string | null {
   const fam = isIP(clean);
   if (!fam) return null;
   const type = fam === 4 ? 'ipv4' : 'ipv6';
-  return policy(mode).find((p) => p.list.check(clean, type))?.reason ?? null;
+  const listed = policy(mode).find((p) => p.list.check(clean, type))?.reason;
+  if (listed) return listed;
+  if (fam === 6) {
+    const candidates = localNat64V4(clean);
+    if (candidates.length) {
+      // what is refused everywhere is refused at any place the IPv4 address may be; production
+      // refuses the block as a whole (it exists to reach addresses of the operator's own network)
+      for (const v4 of candidates) {
+        const reason = policy('sandbox').find((p) => p.list.check(v4, 'ipv4'))?.reason; // the sandbox's policy is the everywhere one
+        if (reason) return reason;
+      }
+      return mode === 'production' ? 'local-use NAT64' : null;
+    }
+  }
+  return mode === 'production' ? specialPurpose(clean) : null;
 }
 
 export class BlockedAddressError extends Error {
