@@ -1,8 +1,9 @@
 import { getRequestListener } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { incomingBodyLeftUnread, incomingGone, type App, type CoreAnswer, type CoreRequest } from './app.js';
 import { readIncomingCapped } from './body.js';
+import { capConnections, defaultConnectionLimits, openFileLimit, timeoutOptions, type ConnectionLimits } from './connections.js';
 import type { Runtime } from './runtime.js';
 
 export interface RunningServer {
@@ -79,9 +80,14 @@ async function writeAnswer(res: ServerResponse, a: CoreAnswer): Promise<void> {
  * AbortSignal made for it; everything else (the checkout pages, probes, 404s, 405s, HEAD,
  * uploads) goes through Hono on @hono/node-server.
  */
-export function requestListener(app: App): (req: IncomingMessage, res: ServerResponse) => void {
+export function requestListener(app: App, refused: (s: Socket) => boolean = () => false): (req: IncomingMessage, res: ServerResponse) => void {
   const hono = getRequestListener(app.fetch);
   return (req, res) => {
+    // a connection over a cap was answered 503 when it opened: nothing it sends is served
+    if (refused(req.socket)) {
+      req.socket.destroy();
+      return;
+    }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -103,10 +109,16 @@ export function requestListener(app: App): (req: IncomingMessage, res: ServerRes
   };
 }
 
-/** Serves the app over HTTP on host:port (port 0 picks a free one). */
-export function listen(rt: Runtime, host: string, port: number): Promise<RunningServer> {
+/**
+ * Serves the app over HTTP on host:port (port 0 picks a free one), within `limits` (time to send
+ * a request, connections in all and per peer: connections.ts); unset parts take their defaults.
+ */
+export function listen(rt: Runtime, host: string, port: number, limits: Partial<ConnectionLimits> = {}): Promise<RunningServer> {
+  const l = { ...defaultConnectionLimits(openFileLimit()), ...limits };
   return new Promise((resolve, reject) => {
-    const server = createServer(requestListener(rt.app));
+    let refused: (s: Socket) => boolean = () => false;
+    const server = createServer(timeoutOptions(l), requestListener(rt.app, (s) => refused(s)));
+    refused = capConnections(server, l, rt.deps.trustProxy);
     server.once('error', reject);
     server.listen(port, host, () => {
       const info = server.address() as AddressInfo;

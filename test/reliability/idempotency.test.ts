@@ -22,7 +22,8 @@ beforeAll(async () => {
   dir = memTempDir('mpay-idem-');
   rt = await openRuntime({ dataDir: dir, rateLimit: null, validateResponses: true });
   m = await rt.deps.db.tx((q) => createMerchant(q, rt.deps, 'Loja Idem', new Date()));
-  server = await listen(rt, '127.0.0.1', 0);
+  // one client opening N connections at once is the point here: no per-client connection cap
+  server = await listen(rt, '127.0.0.1', 0, { maxPerClient: 0 });
 });
 afterAll(async () => {
   await server.close();

@@ -159,3 +159,147 @@ describe('a client that goes away mid-request (issue 18.12)', () => {
     expect(await env.rt.deps.db.get('SELECT key FROM files')).toBeUndefined();
   });
 });
+
+/**
+ * Slow and numerous clients, over real sockets against a server with small bounds (the same code
+ * as the defaults of docs/deployment.md, which are seconds long): partial headers and a body
+ * trickled a byte at a time are cut off at their deadline, and connections past the per-client
+ * or server-wide cap are refused at once while the other clients are served.
+ */
+describe('slow and numerous clients', () => {
+  const LIMITS = { headersTimeoutMs: 400, requestTimeoutMs: 1_200, maxConnections: 12, maxPerClient: 4 };
+  let bounded: RunningServer;
+  const socks: Socket[] = [];
+  afterEach(async () => {
+    for (const s of socks.splice(0)) s.destroy();
+    await bounded?.close();
+  });
+  const start = async (limits: Partial<typeof LIMITS> = LIMITS) => {
+    bounded = await listen(env.rt, '127.0.0.1', 0, limits);
+  };
+
+  /** A socket to the bounded server from `from` (another loopback address is another client). */
+  const dial = (from = '127.0.0.1'): Promise<Socket> =>
+    new Promise((resolve, reject) => {
+      const s = connect({ port: Number(new URL(bounded.url).port), host: '127.0.0.1', localAddress: from }, () => resolve(s));
+      socks.push(s);
+      s.once('error', reject);
+    });
+
+  /** How long until the server closes `s` (ms from `since`), with what it wrote; fails past `bound` ms. */
+  const heldFor = (s: Socket, since: number, bound: number): Promise<{ ms: number; got: string }> =>
+    new Promise((resolve, reject) => {
+      let got = '';
+      s.on('data', (d) => (got += d.toString('latin1')));
+      s.on('error', () => {});
+      const t = setTimeout(() => reject(new Error(`socket still open after ${bound} ms`)), bound);
+      s.once('close', () => {
+        clearTimeout(t);
+        resolve({ ms: performance.now() - since, got });
+      });
+    });
+
+  /** Writes `text` a byte every `everyMs` until the socket closes. */
+  const trickle = (s: Socket, text: string, everyMs: number) => {
+    let i = 0;
+    const t = setInterval(() => {
+      if (s.destroyed || i >= text.length) return clearInterval(t);
+      s.write(text[i++]!);
+    }, everyMs);
+    s.once('close', () => clearInterval(t));
+  };
+
+  /** A slow client holding a connection: headers sent one byte at a time, never finished. */
+  const hold = async (from: string) => {
+    const s = await dial(from);
+    s.on('error', () => {});
+    trickle(s, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(1000)}`, 50);
+    return s;
+  };
+
+  const get = async (from: string, path = '/healthz') => {
+    const s = await dial(from);
+    const t0 = performance.now();
+    s.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const r = await readResponse(s);
+    return { ...r, ms: performance.now() - t0 };
+  };
+
+  it('headers sent a byte at a time are cut off at the headers deadline (408, socket closed)', async () => {
+    await start();
+    const s = await dial();
+    const t0 = performance.now();
+    trickle(s, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(1000)}`, 50);
+    const { ms, got } = await heldFor(s, t0, 5_000);
+    console.log(`slow headers (1 byte / 50 ms): held ${Math.round(ms)} ms with headersTimeout ${LIMITS.headersTimeoutMs} ms`);
+    expect(got).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeGreaterThanOrEqual(LIMITS.headersTimeoutMs - 50);
+    expect(ms).toBeLessThan(LIMITS.headersTimeoutMs + 600);
+  });
+
+  it('a body sent a byte at a time is cut off at the request deadline (408, nothing written)', async () => {
+    await start();
+    const s = await dial();
+    const body = JSON.stringify(chargeBody(1500, { payment_method: 'pix' }));
+    const t0 = performance.now();
+    s.write(`POST /v1/charges HTTP/1.1\r\nHost: x\r\n${authHeader()}Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    trickle(s, body, 50);
+    const { ms, got } = await heldFor(s, t0, 5_000);
+    console.log(`slow body (1 byte / 50 ms): held ${Math.round(ms)} ms with requestTimeout ${LIMITS.requestTimeoutMs} ms`);
+    expect(got).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMs - 50);
+    expect(ms).toBeLessThan(LIMITS.requestTimeoutMs + 600);
+    expect(await env.rt.deps.db.get('SELECT id FROM charges')).toBeUndefined();
+  });
+
+  it('a client past its connection cap is refused at once with 503; another client is served meanwhile', async () => {
+    await start();
+    for (let i = 0; i < LIMITS.maxPerClient; i++) await hold('127.0.0.2');
+    const over = await dial('127.0.0.2');
+    const t0 = performance.now();
+    const refused = await Promise.race([
+      readResponse(over),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer within 2000 ms to a connection past the cap')), 2_000)),
+    ]);
+    const ms = performance.now() - t0;
+    console.log(`connection ${LIMITS.maxPerClient + 1} of one client: ${refused.status} in ${Math.round(ms)} ms`);
+    expect(refused.status).toBe(503);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(JSON.parse(refused.body)).toMatchObject({ success: false, error: 'service_unavailable' });
+    expect(ms).toBeLessThan(300);
+    await refused.closed;
+    const other = await get('127.0.0.3');
+    expect(other.status).toBe(200);
+    expect(other.ms).toBeLessThan(300);
+  });
+
+  it('past the server-wide cap every new connection is refused at once; a closed one frees its place', async () => {
+    await start();
+    const held: Socket[] = [];
+    for (let i = 0; i < LIMITS.maxConnections; i++) held.push(await hold(`127.0.1.${1 + Math.floor(i / LIMITS.maxPerClient)}`));
+    const t0 = performance.now();
+    const refused = await get('127.0.2.1');
+    console.log(`connection ${LIMITS.maxConnections + 1} to the server: ${refused.status} in ${Math.round(performance.now() - t0)} ms`);
+    expect(refused.status).toBe(503);
+    // the refused socket and one slow client go: a new client is served
+    const gone = new Promise((r) => held[0]!.once('close', r));
+    held[0]!.destroy();
+    await gone;
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await get('127.0.2.1')).status).toBe(200);
+  });
+
+  it('a trusted proxy is not held to the per-client cap (it carries many clients); the total still applies', async () => {
+    env.rt.deps.trustProxy = ['127.0.0.9'];
+    try {
+      await start();
+      const many = await Promise.all(Array.from({ length: LIMITS.maxPerClient + 3 }, () => hold('127.0.0.9')));
+      expect(many.filter((s) => s.destroyed)).toEqual([]);
+      expect((await get('127.0.0.9')).status).toBe(200);
+      for (let i = many.length; i < LIMITS.maxConnections; i++) await hold('127.0.0.9');
+      expect((await get('127.0.0.9')).status).toBe(503);
+    } finally {
+      env.rt.deps.trustProxy = undefined;
+    }
+  });
+});

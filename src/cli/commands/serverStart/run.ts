@@ -8,6 +8,7 @@ import type { ServerStartOptions } from './index.js';
 import { exitForSignal, onStopSignals } from '../../signals.js';
 import { isoAtMs } from '../../../server/clock.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
+import { connectionsRoom, defaultConnectionLimits, openFileLimit, RESERVED_FDS, type ConnectionLimits } from '../../../server/connections.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -56,6 +57,8 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const databaseUrl = databaseUrlOf(opts, io.env);
   const trustProxy = parseTrustProxy(String(opts.trustProxy ?? io.env.MPAY_TRUST_PROXY ?? ''));
   const readMemo = parseReadMemo(opts.readMemo !== false, io.env.MPAY_READ_MEMO);
+  const fdLimit = openFileLimit();
+  const limits = parseConnectionLimits(opts, io.env, defaultConnectionLimits(fdLimit), fdLimit);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');
   const { listen } = await import('../../../server/http.js');
@@ -71,7 +74,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   }
   let server;
   try {
-    server = await listen(rt, String(opts.host), port);
+    server = await listen(rt, String(opts.host), port, limits);
   } catch (e) {
     await rt.close();
     throw new CliError(`cannot listen on ${opts.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.refused);
@@ -168,6 +171,54 @@ export function lineBuffer(write: (s: string) => void, ms = LOG_FLUSH_MS): { pus
 export function parseReadMemo(flag: boolean, env: string | undefined): boolean {
   if (env !== undefined && env !== '' && env !== 'on' && env !== 'off') throw usage(`MPAY_READ_MEMO must be on or off, got '${env}'`);
   return flag && env !== 'off';
+}
+
+/**
+ * The connection bounds from --headers-timeout, --request-timeout (seconds), --max-connections
+ * and --max-connections-per-client, else their MPAY_ variables, else `defaults`. A total above
+ * what the open-files limit leaves room for is refused: past it the process runs out of
+ * descriptors and stops accepting anyone.
+ */
+export function parseConnectionLimits(
+  opts: Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  defaults: ConnectionLimits,
+  fdLimit: number | undefined,
+): ConnectionLimits {
+  const pick = (flag: string, key: string, variable: string): { raw: string; from: string } | undefined => {
+    if (opts[key] !== undefined) return { raw: String(opts[key]), from: flag };
+    const v = env[variable];
+    return v ? { raw: v, from: variable } : undefined;
+  };
+  const seconds = (flag: string, key: string, variable: string, dflt: number): number => {
+    const p = pick(flag, key, variable);
+    if (!p) return dflt;
+    const n = Number(p.raw);
+    if (!/^\d+(\.\d+)?$/.test(p.raw) || n <= 0 || n > 3600) throw usage(`${p.from} must be a number of seconds above 0 and at most 3600, got '${p.raw}'`);
+    return Math.round(n * 1000);
+  };
+  const count = (flag: string, key: string, variable: string, dflt: number, min: number): number => {
+    const p = pick(flag, key, variable);
+    if (!p) return dflt;
+    if (!/^\d+$/.test(p.raw) || Number(p.raw) < min) throw usage(`${p.from} must be a whole number of at least ${min}, got '${p.raw}'`);
+    return Number(p.raw);
+  };
+  const l: ConnectionLimits = {
+    headersTimeoutMs: seconds('--headers-timeout', 'headersTimeout', 'MPAY_HEADERS_TIMEOUT', defaults.headersTimeoutMs),
+    requestTimeoutMs: seconds('--request-timeout', 'requestTimeout', 'MPAY_REQUEST_TIMEOUT', defaults.requestTimeoutMs),
+    maxConnections: count('--max-connections', 'maxConnections', 'MPAY_MAX_CONNECTIONS', defaults.maxConnections, 1),
+    maxPerClient: count('--max-connections-per-client', 'maxConnectionsPerClient', 'MPAY_MAX_CONNECTIONS_PER_CLIENT', defaults.maxPerClient, 0),
+  };
+  if (l.requestTimeoutMs < l.headersTimeoutMs) {
+    throw usage(`the request timeout (${l.requestTimeoutMs / 1000} s) must be at least the headers timeout (${l.headersTimeoutMs / 1000} s): the headers are part of the request`);
+  }
+  const room = connectionsRoom(fdLimit);
+  if (room !== undefined && l.maxConnections > room) {
+    throw usage(
+      `--max-connections ${l.maxConnections} is more than the open-files limit (${fdLimit}) leaves room for (${room}: two descriptors a connection, ${RESERVED_FDS} kept); raise it (ulimit -n) or lower --max-connections`,
+    );
+  }
+  return l;
 }
 
 /** --trust-proxy: comma-separated addresses and CIDR ranges of the reverse proxies in front. */
