@@ -6,58 +6,19 @@
  * every merchant exactly one revocation is refused as the last active key (409 conflict) and
  * that key stays active.
  */
-import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openRuntime } from '../../src/server/runtime.js';
 import { MAX_ACTIVE_API_KEYS } from '../../src/server/services/apiKeys.js';
 import { createMerchant } from '../../src/server/services/merchants.js';
 import { backend, testStore } from '../helpers/backend.js';
+import { inReplicas, requestWorker } from '../helpers/replicas.js';
 import { basic } from '../helpers/server.js';
-import { bundleWorker, root } from '../helpers/bundle.js';
 
-let worker: { file: string; outDir: string };
+let worker: Awaited<ReturnType<typeof requestWorker>>;
 beforeAll(async () => {
-  worker = await bundleWorker('test/fixtures/request-worker.ts', 'keys-race-worker');
+  worker = await requestWorker('keys-race-worker');
 }, 60_000);
-afterAll(() => rmSync(worker.outDir, { recursive: true, force: true }));
-
-interface Req {
-  method: string;
-  path: string;
-  auth: string;
-}
-type Result = { status: number; error: string | null };
-
-/** Runs each batch in its own replica process, all batches released together. */
-async function race(store: { dir: string; location: string }, batches: Req[][]): Promise<Result[][]> {
-  const workers = batches.map((requests) => {
-    const job = { dataDir: store.dir, ...(backend === 'postgres' ? { databaseUrl: store.location } : {}), auth: '', requests };
-    const child = fork(worker.file, [], {
-      cwd: root,
-      env: { ...process.env, MPAY_WORKER: JSON.stringify(job) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
-    });
-    const messages: any[] = [];
-    child.on('message', (msg) => messages.push(msg));
-    const exit = new Promise<void>((res) => child.on('exit', () => res()));
-    return { child, messages, exit };
-  });
-  const until = async (cond: () => boolean) => {
-    const end = Date.now() + 60_000;
-    while (!cond()) {
-      if (Date.now() > end) throw new Error('timed out waiting for the workers');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'ready' || x.kind === 'error')));
-  for (const w of workers) w.child.send('go');
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'done' || x.kind === 'error')));
-  await Promise.all(workers.map((w) => w.exit));
-  expect(workers.flatMap((w) => w.messages.filter((x) => x.kind === 'error'))).toEqual([]);
-  return workers.map((w) => w.messages.find((x) => x.kind === 'done').results as Result[]);
-}
+afterAll(() => worker.cleanup());
 
 const MERCHANTS = 4;
 
@@ -87,9 +48,10 @@ it(`${MERCHANTS} merchants × ${MAX_ACTIVE_API_KEYS} keys, each key revoking its
     const batch = (from: number) =>
       Array.from({ length: half }, (_, i) => merchants.map((m) => m.keys[from + i]!)).flat();
     const batches = [batch(0), batch(half)];
-    const answers = await race(
+    const answers = await inReplicas(
+      worker.file,
       store,
-      batches.map((b) => b.map((k) => ({ method: 'DELETE', path: `/v1/api-keys/${k.id}`, auth: k.auth }))),
+      batches.map((b) => ({ auth: '', requests: b.map((k) => ({ method: 'DELETE', path: `/v1/api-keys/${k.id}`, auth: k.auth })) })),
     );
     const byKey = new Map(batches.flat().map((k, i) => [k.id, answers.flat()[i]!]));
     expect([...byKey.values()].filter((r) => r.status >= 500)).toEqual([]);

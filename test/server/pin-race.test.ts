@@ -7,33 +7,24 @@
  * are all taken by then), and it is refused like any other guess. And the other way round: the
  * right PIN sent many times at once (a batch of payouts) is accepted every time.
  */
-import { fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PIN_MAX_ATTEMPTS } from '../../src/domain/pin.js';
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { credit } from '../../src/server/services/ledger.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
 import { backend, testStore, type TestStore } from '../helpers/backend.js';
+import { inReplicas, requestWorker, type WorkerRequest, type WorkerResult } from '../helpers/replicas.js';
 import { basic } from '../helpers/server.js';
-import { bundleWorker, root } from '../helpers/bundle.js';
 
 const PIN = '4829';
 const PER_PROCESS = 100;
 const FUNDS = 400_000;
 
-let worker: { file: string; outDir: string };
+let worker: Awaited<ReturnType<typeof requestWorker>>;
 beforeAll(async () => {
-  worker = await bundleWorker('test/fixtures/request-worker.ts', 'request-worker');
+  worker = await requestWorker('request-worker');
 }, 60_000);
-afterAll(() => rmSync(worker.outDir, { recursive: true, force: true }));
-
-interface Req {
-  method: string;
-  path: string;
-  body?: unknown;
-}
-type Result = { status: number; error: string | null };
+afterAll(() => worker.cleanup());
 
 /** Distinct wrong 4-digit PINs: 0000, 0001, … skipping the right one. */
 function wrongPins(n: number, skip = 0): string[] {
@@ -45,51 +36,16 @@ function wrongPins(n: number, skip = 0): string[] {
   return out;
 }
 
-async function race(store: TestStore, m: NewMerchant, make: (pin: string, i: number) => Req): Promise<Result[]> {
+async function race(store: TestStore, m: NewMerchant, make: (pin: string, i: number) => WorkerRequest): Promise<WorkerResult[]> {
+  const auth = basic(m.public_key, m.secret_key);
   const batches = [wrongPins(PER_PROCESS, 0), wrongPins(PER_PROCESS - 1, 5000)];
-  return runWorkers(
-    store,
-    basic(m.public_key, m.secret_key),
-    batches.map((pins, p) => pins.map((pin, i) => make(pin, p * 1000 + i))),
-    // the right PIN goes out with the rest in flight, once the second replica has 5 answers
-    { after: PIN_MAX_ATTEMPTS, request: make(PIN, 9999) },
-  );
-}
-
-/** One replica process per batch on the test's store, each sending its batch at once (and `late` from the last). */
-async function runWorkers(store: TestStore, auth: string, batches: Req[][], late?: { after: number; request: Req }): Promise<Result[]> {
-  const workers = batches.map((requests, p) => {
-    const job = {
-      dataDir: store.dir,
-      ...(backend === 'postgres' ? { databaseUrl: store.location } : {}),
-      auth,
-      requests,
-      ...(late && p === batches.length - 1 ? { late } : {}),
-    };
-    const child = fork(worker.file, [], {
-      cwd: root,
-      env: { ...process.env, MPAY_WORKER: JSON.stringify(job) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      execArgv: [],
-    });
-    const messages: any[] = [];
-    child.on('message', (msg) => messages.push(msg));
-    const exit = new Promise<void>((res) => child.on('exit', () => res()));
-    return { child, messages, exit };
-  });
-  const until = async (cond: () => boolean) => {
-    const end = Date.now() + 60_000;
-    while (!cond()) {
-      if (Date.now() > end) throw new Error('timed out waiting for the workers');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'ready' || x.kind === 'error')));
-  for (const w of workers) w.child.send('go');
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'done' || x.kind === 'error')));
-  await Promise.all(workers.map((w) => w.exit));
-  expect(workers.flatMap((w) => w.messages.filter((x) => x.kind === 'error'))).toEqual([]);
-  return workers.flatMap((w) => w.messages.find((x) => x.kind === 'done').results as Result[]);
+  const jobs = batches.map((pins, p) => ({
+    auth,
+    requests: pins.map((pin, i) => make(pin, p * 1000 + i)),
+    // the right PIN goes out with the rest in flight, once this replica has 5 answers
+    ...(p === 1 ? { late: { after: PIN_MAX_ATTEMPTS, request: make(PIN, 9999) } } : {}),
+  }));
+  return (await inReplicas(worker.file, store, jobs)).flat();
 }
 
 async function setup(): Promise<{ store: TestStore; rt: Runtime; m: NewMerchant; pinHash: string }> {
@@ -110,7 +66,7 @@ async function setup(): Promise<{ store: TestStore; rt: Runtime; m: NewMerchant;
 }
 
 /** How the race ended: attempts the store counted in the window, answers by code. */
-async function outcome(rt: Runtime, m: NewMerchant, results: Result[]) {
+async function outcome(rt: Runtime, m: NewMerchant, results: WorkerResult[]) {
   const row = await rt.deps.db.get<{ n: number; pin_hash: string }>('SELECT pin_failed_attempts AS n, pin_hash FROM merchants WHERE id = ?', [m.merchant_id]);
   const by = (code: string | null, status?: number) => results.filter((r) => r.error === code && (status === undefined || r.status === status)).length;
   return {
@@ -180,8 +136,7 @@ it(`200 parallel PIN changes, each a guess of current_pin, from two replicas (${
 it(`80 parallel withdrawals with the right PIN from two replicas (${backend}) → every one paid`, async () => {
   const { store, rt, m } = await setup();
   try {
-    const auth = basic(m.public_key, m.secret_key);
-    const body = (i: number) => ({
+    const body = (i: number): WorkerRequest => ({
       method: 'POST',
       path: '/v1/withdrawals',
       body: {
@@ -196,7 +151,8 @@ it(`80 parallel withdrawals with the right PIN from two replicas (${backend}) �
         pin: PIN,
       },
     });
-    const results = await runWorkers(store, auth, [Array.from({ length: 40 }, (_, i) => body(i)), Array.from({ length: 40 }, (_, i) => body(100 + i))]);
+    const auth = basic(m.public_key, m.secret_key);
+    const results = (await inReplicas(worker.file, store, [0, 1].map((p) => ({ auth, requests: Array.from({ length: 40 }, (_, i) => body(p * 100 + i)) })))).flat();
     expect(results.filter((r) => r.status !== 201)).toEqual([]);
     expect(Number((await rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM withdrawals'))!.n)).toBe(80);
   } finally {

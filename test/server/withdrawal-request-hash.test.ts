@@ -3,17 +3,18 @@
  * different request) is keyed with the master key, like the Idempotency-Key hashes: a plain
  * hash of the request would let anyone holding a copy of the database confirm guesses of it.
  */
-import { fork } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { WithdrawalCreate } from '../../src/contract/resources/withdrawals.js';
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
+import { withdrawalRequestDigest } from '../../src/server/services/withdrawals.js';
 import { credit } from '../../src/server/services/ledger.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
-import { backend, testStore, type TestStore } from '../helpers/backend.js';
-import { bundleWorker, root } from '../helpers/bundle.js';
+import { testStore, type TestStore } from '../helpers/backend.js';
+import { inReplicas, requestWorker } from '../helpers/replicas.js';
 import { basic } from '../helpers/server.js';
 import { CPF } from '../helpers/money.js';
 
@@ -39,35 +40,11 @@ afterEach(async () => {
   await store.cleanup();
 });
 
-let worker: { file: string; outDir: string };
+let worker: Awaited<ReturnType<typeof requestWorker>>;
 beforeAll(async () => {
-  worker = await bundleWorker('test/fixtures/request-worker.ts', 'request-hash-worker');
+  worker = await requestWorker('request-hash-worker');
 }, 60_000);
-afterAll(() => rmSync(worker.outDir, { recursive: true, force: true }));
-
-/** Starts `n` server processes on the store at once (same master key); each sends `requests` once all are up. */
-async function inProcesses(n: number, requests: unknown[]): Promise<Array<Array<{ status: number; error: string | null }>>> {
-  const job = { dataDir: store.dir, ...(backend === 'postgres' ? { databaseUrl: store.location } : {}), auth: basic(m.public_key, m.secret_key), requests };
-  const workers = Array.from({ length: n }, () => {
-    const child = fork(worker.file, [], { cwd: root, env: { ...process.env, MPAY_WORKER: JSON.stringify(job) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [] });
-    const messages: any[] = [];
-    child.on('message', (msg) => messages.push(msg));
-    return { child, messages, exit: new Promise<void>((res) => child.on('exit', () => res())) };
-  });
-  const until = async (cond: () => boolean) => {
-    const end = Date.now() + 50_000;
-    while (!cond()) {
-      if (Date.now() > end) throw new Error('timed out waiting for the workers');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'ready' || x.kind === 'error')));
-  for (const w of workers) w.child.send('go');
-  await until(() => workers.every((w) => w.messages.some((x) => x.kind === 'done' || x.kind === 'error')));
-  await Promise.all(workers.map((w) => w.exit));
-  expect(workers.flatMap((w) => w.messages.filter((x) => x.kind === 'error'))).toEqual([]);
-  return workers.map((w) => w.messages.find((x) => x.kind === 'done').results);
-}
+afterAll(() => worker.cleanup());
 
 /** Another runtime on the same store: with the same data directory (master key), or with its own. */
 async function reopen(sameKey: boolean): Promise<Runtime> {
@@ -99,18 +76,6 @@ async function withdraw(on: Runtime, body: unknown, auth = basic(m.public_key, m
   return { status: res.status, body: (await res.json()) as { data: { id: string }; error?: string } };
 }
 
-/** JSON with sorted keys, as the canonical request of a withdrawal is written. */
-function stableJson(v: unknown): string {
-  if (v === null || typeof v !== 'object') return JSON.stringify(v);
-  if (Array.isArray(v)) return `[${v.map(stableJson).join(',')}]`;
-  const o = v as Record<string, unknown>;
-  return `{${Object.keys(o)
-    .filter((k) => o[k] !== undefined)
-    .sort()
-    .map((k) => `${JSON.stringify(k)}:${stableJson(o[k])}`)
-    .join(',')}}`;
-}
-
 interface Row {
   id: string;
   wallet_id: string;
@@ -121,16 +86,13 @@ interface Row {
 
 /** The unkeyed SHA-256 of the canonical request (without the PIN) that a stored PIX row stands for. */
 function plainHash(r: Row, metadata: unknown): string {
-  const canonical = {
+  return withdrawalRequestDigest({
     type: 'pix',
     wallet_id: r.wallet_id,
     amount: Number(r.amount),
-    submerchant_id: null,
-    recipient_id: null,
     destination: JSON.parse(r.recipient_snapshot),
     metadata,
-  };
-  return createHash('sha256').update(stableJson(canonical)).digest('hex');
+  } as WithdrawalCreate);
 }
 
 const rowOf = async (key: string) =>
@@ -231,10 +193,12 @@ describe('withdrawals.request_hash', () => {
     expect(Number((await rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM withdrawals WHERE request_hash_alg = 'sha256'"))!.n)).toBe(ROWS);
 
     // each process keys the old rows as it opens the store, then replays one and conflicts with another
-    const results = await inProcesses(2, [
+    const requests = [
       { method: 'POST', path: '/v1/withdrawals', body: { ...body, idempotency_key: 'bulk-7' } },
       { method: 'POST', path: '/v1/withdrawals', body: { ...body, amount: 1_001, idempotency_key: 'bulk-8' } },
-    ]);
+    ];
+    const job = { auth: basic(m.public_key, m.secret_key), requests };
+    const results = await inReplicas(worker.file, store, [job, job]);
     for (const r of results) expect(r).toEqual([{ status: 200, error: null }, { status: 409, error: 'idempotency_conflict' }]);
     const hashes = await rt.deps.db.all<{ request_hash: string; request_hash_alg: string }>(
       "SELECT request_hash, request_hash_alg FROM withdrawals WHERE idempotency_key LIKE 'bulk-%'",

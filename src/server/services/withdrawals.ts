@@ -69,8 +69,11 @@ export function toRecord(r: WithdrawalRow): Withdrawal {
   };
 }
 
-/** The canonical request (without the PIN) that an idempotency_key stands for: its SHA-256, hex. */
-function canonicalDigest(b: WithdrawalCreate): string {
+/**
+ * The canonical request (without the PIN) that an idempotency_key stands for: its SHA-256, hex.
+ * Rows of older versions hold this digest as their request_hash (request_hash_alg 'sha256').
+ */
+export function withdrawalRequestDigest(b: WithdrawalCreate): string {
   const canonical = {
     type: b.type,
     wallet_id: b.wallet_id,
@@ -180,7 +183,7 @@ function destinationOf(type: string, details: Record<string, string>): Destinati
  */
 export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCreate): Promise<{ record: Withdrawal; created: boolean }> {
   await checkPin(ctx, body.pin);
-  const digest = canonicalDigest(body);
+  const digest = withdrawalRequestDigest(body);
   const hash: RequestHashes = { digest, keyed: keyedRequestHash(ctx.deps.keyring, digest) };
   const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
   if (seen) return replayOrConflict(seen, hash);
