@@ -109,6 +109,13 @@ describe('address policy', () => {
     ['192.0.2.1', 'special-purpose (reserved)', null],
     ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'special-purpose (teredo)', null],
     ['2606:4700:4700::1111', null, null],
+    // a special-purpose IPv4 address in its translated spellings, and the deprecated compatible form
+    ['::ffff:192.0.2.1', 'special-purpose (reserved)', null],
+    ['::ffff:0:c000:201', 'special-purpose (reserved)', null],
+    ['64:ff9b::c000:201', 'special-purpose (reserved)', null],
+    ['2002:c000:201::1', 'special-purpose (reserved)', null],
+    ['::8.8.8.8', 'special-purpose (IPv4-compatible)', null],
+    ['2002:808:808::1', null, null],
   ];
   it.each(translated)('%s → production %s, sandbox %s', (ip, production, sandbox) => {
     expect(blockedReason(ip, 'production')).toBe(production);

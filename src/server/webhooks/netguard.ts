@@ -80,6 +80,14 @@ function v6Forms(v4: string, bits: number): [string, number][] {
 const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
 
 /**
+ * ipaddr.js's reading of an address, from its canonical hex form for IPv6 (the URL parser's):
+ * ipaddr.js reads a dotted tail after "::" alone (`::a.b.c.d`, IPv4-compatible) as IPv4-mapped.
+ */
+function parsed(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  return ipaddr.parse(isIP(ip) === 6 ? new URL(`http://[${ip}]/`).hostname.slice(1, -1) : ip);
+}
+
+/**
  * The IPv4 addresses an address of the local-use NAT64 block (64:ff9b:1::/48, RFC 8215) may
  * stand for: its operator chooses a prefix of 48, 56, 64 or 96 bits inside the block, and RFC
  * 6052 puts the IPv4 address at a different place for each (skipping bits 64–71). Which one a
@@ -87,7 +95,7 @@ const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
  * address is outside the block.
  */
 function localNat64V4(ip: string): string[] {
-  const addr = ipaddr.IPv6.parse(ip);
+  const addr = parsed(ip);
   if (!addr.match(LOCAL_NAT64)) return [];
   const b = addr.toByteArray();
   return [
@@ -98,17 +106,23 @@ function localNat64V4(ip: string): string[] {
   ].map((octets) => octets.join('.'));
 }
 
-/** ipaddr.js ranges whose addresses are judged by the IPv4 address they carry (v6Forms, localNat64V4). */
-const TRANSLATED = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4']);
-
 /**
  * Production only: the special-purpose range an address is in, by ipaddr.js's copy of IANA's
- * registries, when it is not an ordinary unicast address and not a translated spelling.
+ * registries, when it is not an ordinary unicast address. A translated spelling (mapped, SIIT,
+ * NAT64's well-known prefix, 6to4) is judged by the IPv4 address it carries; the deprecated
+ * IPv4-compatible form (::a.b.c.d) reaches nothing and is refused whole.
  */
 function specialPurpose(ip: string): string | null {
+  const addr = parsed(ip);
   // ipaddr.js's types lag its table (no 'discard'): read the name as a string
-  const range: string = ipaddr.parse(ip).range();
-  if (range === 'unicast' || TRANSLATED.has(range)) return null;
+  const range: string = addr.range();
+  if (addr.kind() === 'ipv6') {
+    const b = addr.toByteArray();
+    if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052') return specialPurpose(b.slice(12).join('.'));
+    if (range === '6to4') return specialPurpose(b.slice(2, 6).join('.'));
+    if (range === 'unicast' && b.slice(0, 12).every((x) => x === 0)) return 'special-purpose (IPv4-compatible)';
+  }
+  if (range === 'unicast') return null;
   return range === 'discard' ? 'discard-only' : `special-purpose (${range})`;
 }
 
