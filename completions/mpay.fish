@@ -579,7 +579,10 @@ complete -c mpay -n '__mpay_at '\''server'\''' -l output
 complete -c mpay -n '__mpay_at '\''server'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l color
 complete -c mpay -n '__mpay_at '\''server start'\''' -l database
+complete -c mpay -n '__mpay_at '\''server start'\''' -l headers-timeout
 complete -c mpay -n '__mpay_at '\''server start'\''' -l host
+complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections
+complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections-per-client
 complete -c mpay -n '__mpay_at '\''server start'\''' -l no-read-memo
 complete -c mpay -n '__mpay_at '\''server start'\''' -l output
 complete -c mpay -n '__mpay_at '\''server start'\''' -l port
@@ -587,6 +590,7 @@ complete -c mpay -n '__mpay_at '\''server start'\''' -l production
 complete -c mpay -n '__mpay_at '\''server start'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url
 complete -c mpay -n '__mpay_at '\''server start'\''' -l rate-limit
+complete -c mpay -n '__mpay_at '\''server start'\''' -l request-timeout
 complete -c mpay -n '__mpay_at '\''server start'\''' -l trust-proxy
 complete -c mpay -n '__mpay_at '\''admin'\''' -a 'merchants'
 complete -c mpay -n '__mpay_at '\''admin'\''' -l color
