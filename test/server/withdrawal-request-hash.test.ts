@@ -130,11 +130,12 @@ describe('withdrawals.request_hash', () => {
     // hash is not the one this request makes
     const other = await reopen(false);
     const secret = 'sk_test_other-master-key';
+    const publicKey = `pk_test_${'0'.repeat(31)}1`;
     await other.deps.db.run(
-      `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at) VALUES (?, ?, 'other', 'pk_test_other', ?, 1, '[]', ?)`,
-      [other.deps.ids(), m.merchant_id, other.deps.keyring.hashSecret(secret), new Date().toISOString()],
+      `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at) VALUES (?, ?, 'other', ?, ?, 1, '[]', ?)`,
+      [other.deps.ids(), m.merchant_id, publicKey, other.deps.keyring.hashSecret(secret), new Date().toISOString()],
     );
-    const foreign = await withdraw(other, body, basic('pk_test_other', secret));
+    const foreign = await withdraw(other, body, basic(publicKey, secret));
     expect(foreign.status).toBe(409);
     expect(foreign.body.error).toBe('idempotency_conflict');
   });
