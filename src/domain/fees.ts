@@ -19,6 +19,7 @@
  * - Anticipation fee per receivable = net × 2.5 % / 30 × calendar days until its (moved)
  *   settlement day, rounded half up.
  */
+import type { StatusOf } from './lifecycle.js';
 import { assertCents, percentOf, splitInstallments } from './money.js';
 
 export type PaymentMethod = 'credit_card' | 'pix';
@@ -180,4 +181,36 @@ export function anticipationFee(net: number, days: number): number {
   const num = BigInt(net) * BigInt(ANTICIPATION_MONTHLY_BPS) * BigInt(days);
   const den = 10000n * 30n;
   return Number((num * 2n + den) / (2n * den));
+}
+
+/**
+ * What a party whose net at capture is `net` gives back when the refunded total of a charge of
+ * `total` cents goes from `before` to `after`: ⌊net × after / total⌋ − ⌊net × before / total⌋.
+ * The parts of successive refunds telescope, so after refunds adding up to R the party has given
+ * back exactly ⌊net × R / total⌋, and a full refund takes all of its net. Exact (BigInt).
+ */
+export function refundShare(net: number, before: number, after: number, total: number): number {
+  assertCents(net);
+  for (const v of [before, after, total]) assertCents(v);
+  if (total < 1) throw new RangeError('total must be at least 1 cent');
+  if (before > after || after > total) throw new RangeError('refunded totals must satisfy 0 ≤ before ≤ after ≤ total');
+  const n = BigInt(net);
+  const t = BigInt(total);
+  return Number((n * BigInt(after)) / t - (n * BigInt(before)) / t);
+}
+
+/**
+ * What a receivable has put into its wallet: the net of a paid one, the net less its
+ * anticipation fee for an anticipated one, nothing for one still pending or cancelled.
+ */
+export function receivedBy(status: StatusOf<'receivable'>, net: number, anticipationFee: number): number {
+  switch (status) {
+    case 'paid':
+      return net;
+    case 'anticipated':
+      return net - anticipationFee;
+    case 'pending':
+    case 'cancelled':
+      return 0;
+  }
 }

@@ -3,6 +3,7 @@ import type { endpoints } from '../contract/index.js';
 import type { IdGenerator } from '../domain/ids.js';
 import type { Db } from '../store/db.js';
 import type { FileStore } from '../store/files.js';
+import type { Caches } from './caches.js';
 import type { Clock } from './clock.js';
 import type { Keyring } from './keyring.js';
 import type { RateLimits } from './rateLimit.js';
@@ -60,6 +61,8 @@ export interface AppDeps {
   readMemo?: boolean;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
+  /** the runtime's caches (src/server/caches.ts) */
+  caches: Caches;
 }
 
 export interface CheckoutRateLimit {

@@ -9,7 +9,7 @@ import { serviceContext, type AppDeps, type DueContext, type DueJob } from './co
 import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
-import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges.js';
+import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges/due.js';
 
 /** Time-based moves, each one bounded batch per call (dueBatch(deps) items: DUE_BATCH unless deps.dueBatch, src/server/context.ts). */
 export const dueWork: DueJob[] = [

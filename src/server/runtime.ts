@@ -4,6 +4,7 @@ import { openSqlite } from '../store/sqlite.js';
 import type { Db } from '../store/db.js';
 import { defaultFileStore, type FileStore } from '../store/files.js';
 import { createApp } from './app.js';
+import { newCaches } from './caches.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AppDeps, Mode } from './context.js';
 import { Keyring } from './keyring.js';
@@ -55,6 +56,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     trustProxy: o.trustProxy,
     validateResponses: o.validateResponses,
     readMemo: o.readMemo,
+    caches: newCaches(),
   };
   // withdrawals written by an older version hold a plain digest of their request: key them
   const keyed = await keyUnkeyedRequestHashes(deps);

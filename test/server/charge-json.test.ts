@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { cardCharge, chargeBody } from '../helpers/money.js';
-import { chargeRecord, type ChargeRow } from '../../src/server/services/charges.js';
+import type { ChargeRow } from '../../src/server/services/charges/rows.js';
+import { chargeRecord } from '../../src/server/services/charges/view.js';
 
 let env: TestEnv;
 beforeEach(async () => {

@@ -21,7 +21,7 @@ describe('import structure of src/ (scripts/check-imports.mjs)', () => {
     expect(r.files).toBeGreaterThan(150);
     const edges = (f: string) => (r.tree[f] ?? []).map((d) => d.id);
     expect(edges('src/server/app.ts')).toContain('src/server/routes/index.ts');
-    expect(edges('src/server/due.ts')).toContain('src/server/services/charges.ts');
+    expect(edges('src/server/due.ts')).toContain('src/server/services/charges/due.ts');
     expect(r.cycles.map((c) => c.join(' -> '))).toEqual([]);
     expect(r.violations).toEqual([]);
   }, 60_000);

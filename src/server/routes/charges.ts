@@ -1,23 +1,28 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { chargeJson, createCharge, loadCharge, payPixCharge, recordText, refundCharge, refundRecord } from '../services/charges.js';
+import { payPixCharge } from '../services/charges/capture.js';
+import { createCharge } from '../services/charges/create.js';
+import { refundCharge } from '../services/charges/refunds.js';
+import { loadCharge, refundRecord } from '../services/charges/rows.js';
+import { chargeJson } from '../services/charges/view.js';
 import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.create': async (ctx, { body }) => {
-    const c = await createCharge(ctx, body);
+    const view = await createCharge(ctx, body);
+    const c = view.record;
     if (c.status === 'failed') ctx.message = `Charge failed: ${c.failure_code}`;
     else if (c.status === 'captured') ctx.message = 'Charge captured';
     else ctx.message = c.payment_method === 'pix' ? 'PIX charge created; waiting for payment' : 'Charge created; pending';
-    return recordText(c);
+    return view.json();
   },
 
-  'charges.get': async (ctx, { params }) => chargeJson(await loadCharge(ctx.db, ctx.merchantId, params.id)),
+  'charges.get': async (ctx, { params }) => chargeJson(ctx.deps.caches.chargeTexts, await loadCharge(ctx.db, ctx.merchantId, params.id)),
 
   'charges.list': async (ctx, { query, page }) => {
     const { items, total } = await listCharges(ctx.db, ctx.merchantId, query, page);
-    return { items: items.map(chargeJson), total };
+    return { items: items.map((row) => chargeJson(ctx.deps.caches.chargeTexts, row)), total };
   },
 
   'charges.refund': async (ctx, { params, body }) => {

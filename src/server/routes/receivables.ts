@@ -1,7 +1,7 @@
 import type { receivableEndpoints } from '../../contract/resources/receivables.js';
 import type { Handlers } from '../context.js';
 import { anticipationRecord, createAnticipation, } from '../services/anticipations.js';
-import { receivableRecord, } from '../services/charges.js';
+import { receivableRecord } from '../services/charges/rows.js';
 import { listPage } from '../lists.js';
 
 export const receivableHandlers: Handlers<typeof receivableEndpoints> = {

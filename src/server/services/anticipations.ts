@@ -14,7 +14,7 @@ import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../errors.js';
-import type { ReceivableRow } from './charges.js';
+import type { ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';
 import { credit } from './ledger.js';
 

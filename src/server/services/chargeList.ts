@@ -10,7 +10,7 @@
  */
 import type { Queryable } from '../../store/db.js';
 import type { PageRequest } from '../context.js';
-import type { ChargeRow } from './charges.js';
+import type { ChargeRow } from './charges/rows.js';
 
 export interface ChargeFilter {
   status?: string;

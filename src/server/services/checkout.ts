@@ -14,7 +14,7 @@
  * address or IPv6 /64, the same in every process on the store) holds at most one use of a link
  * at a time (checkout_holds).
  */
-import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
+import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
 import type { AppDeps, } from '../context.js';
@@ -22,7 +22,8 @@ import { clockOffset, serviceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { requestHash, withIdempotency } from '../idempotency.js';
 import { admitLinkPayment } from '../rateLimit.js';
-import { createCharge, expireDuePixCharges } from './charges.js';
+import { createCharge } from './charges/create.js';
+import { expireDuePixCharges } from './charges/due.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
@@ -107,7 +108,7 @@ function buyerError(e: unknown): unknown {
   return new ApiError('business_rule', 'This payment link cannot take payments right now; please contact the seller');
 }
 
-function toPayment(c: Awaited<ReturnType<typeof createCharge>>, redirectUrl: string | null, qrImage: string | null): CheckoutPayment {
+function toPayment(c: Charge, redirectUrl: string | null, qrImage: string | null): CheckoutPayment {
   return {
     receipt_id: c.id,
     status: c.status,
@@ -170,7 +171,7 @@ export async function payLink(
     const giveBack = admitLinkPayment(deps, linkId, from.client);
     let created;
     try {
-      created = await createCharge(mctx, charge, { paymentLinkId: linkId, guard });
+      created = (await createCharge(mctx, charge, { paymentLinkId: linkId, guard })).record;
     } catch (e) {
       giveBack();
       throw buyerError(e);

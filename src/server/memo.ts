@@ -1,0 +1,34 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * The one bounded memo of the server: at most `max` entries, the least recently used dropped
+ * first (lru-cache). A value may be null — a remembered "nothing" — and is told apart from a
+ * miss (undefined). Every memo belongs to a runtime (src/server/caches.ts), none to a module.
+ */
+export class Memo<K extends {}, V> {
+  private readonly lru: LRUCache<K, { v: V }>;
+
+  constructor(readonly max: number) {
+    this.lru = new LRUCache({ max });
+  }
+
+  get(key: K): V | undefined {
+    return this.lru.get(key)?.v;
+  }
+
+  set(key: K, value: V): void {
+    this.lru.set(key, { v: value });
+  }
+
+  delete(key: K): void {
+    this.lru.delete(key);
+  }
+
+  clear(): void {
+    this.lru.clear();
+  }
+
+  get size(): number {
+    return this.lru.size;
+  }
+}

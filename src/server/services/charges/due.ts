@@ -1,0 +1,70 @@
+/** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
+import { PIX_EXPIRED } from '../../../domain/sandbox.js';
+import { transition } from '../../../store/transition.js';
+import { isoOf as iso } from '../../clock.js';
+import { dueBatch, type DueContext } from '../../context.js';
+import { emitEvent } from '../events.js';
+import { payReceivable } from './capture.js';
+import { decideCardCharge } from './card.js';
+import { loadCharge } from './rows.js';
+import { chargeRecord } from './view.js';
+
+/** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
+export async function settleDueReceivables(ctx: DueContext): Promise<number> {
+  const now = iso(ctx.now());
+  const due = await ctx.db.all<{ id: string; settlement_date: string }>(
+    "SELECT id, settlement_date FROM receivables WHERE merchant_id = ? AND status = 'pending' AND settlement_date <= ? ORDER BY settlement_date, id LIMIT ?",
+    [ctx.merchantId, now, dueBatch(ctx.deps)],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const r of due) {
+      const ok = await payReceivable(q, ctx.deps, r.id, new Date(r.settlement_date), {
+        referenceType: 'receivable',
+        referenceId: r.id,
+        description: 'Receivable settled',
+      });
+      if (ok) n++;
+    }
+    return n;
+  });
+}
+
+/** PIX charges not paid by their expiry: failed with pix_expired. */
+export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'pix' AND pix_expires_at <= ? ORDER BY created_at, id LIMIT ?",
+    [ctx.merchantId, iso(now), dueBatch(ctx.deps)],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const { id } of due) {
+      const c = await loadCharge(q, ctx.merchantId, id, true);
+      if (c.status !== 'pending') continue;
+      const at = c.pix_expires_at ?? iso(now);
+      await transition(q, 'charge', id, c.status, 'failed', {
+        failure_code: PIX_EXPIRED.failure_code,
+        failure_reason: PIX_EXPIRED.failure_reason,
+        failed_at: at,
+        updated_at: iso(now),
+      });
+      const out = await loadCharge(q, ctx.merchantId, id);
+      await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });
+      n++;
+    }
+    return n;
+  });
+}
+
+/** Card charges left pending (a crash between the create and decide transactions): decided now. */
+export async function decidePendingCardCharges(ctx: DueContext): Promise<number> {
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'credit_card' ORDER BY created_at, id LIMIT ?",
+    [ctx.merchantId, dueBatch(ctx.deps)],
+  );
+  for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
+  return due.length;
+}

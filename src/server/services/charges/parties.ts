@@ -1,0 +1,78 @@
+/**
+ * The parties of a sale: who is paid what share of a charge (the merchant, its submerchants by
+ * split rules), and the fee plan of those shares (src/domain/fees.ts planSale).
+ */
+import type { Charge, ChargeCreate } from '../../../contract/resources/charges.js';
+import { planSale, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../../domain/fees.js';
+import { invalid } from '../../errors.js';
+import type { StoredParty } from './rows.js';
+
+/** A party before its wallet is known. */
+export interface PartyDraft {
+  submerchant_id: string | null;
+  share: number;
+  bears_fee: boolean;
+  takes_remainder?: boolean;
+}
+
+/** Checks the split rules against the charge and turns them into parties with shares. */
+export function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyDraft[]; rules: Charge['split_rules'] } {
+  const rules = body.split_rules;
+  if (!rules) return { parties: [{ submerchant_id: body.submerchant_id ?? null, share: body.amount, bears_fee: true }], rules: [] };
+  // The charge's submerchant is the one it is sold for; with split rules it must be among the
+  // parties paid, or it would be named on a charge that pays it nothing.
+  if (body.submerchant_id && !rules.some((r) => r.submerchant_id === body.submerchant_id)) {
+    throw invalid('submerchant_id', 'must be one of the submerchants paid by split_rules (or leave it out); no split rule pays this submerchant');
+  }
+  const byAmount = rules.every((r) => r.amount !== undefined);
+  const byPct = rules.every((r) => r.percentage !== undefined);
+  if (!byAmount && !byPct) throw invalid('split_rules', 'use amounts in every rule or percentages in every rule, not both');
+  const seen = new Set<string>();
+  rules.forEach((r, i) => {
+    const key = r.submerchant_id ?? merchantId;
+    if (seen.has(key)) throw invalid(`split_rules[${i}].submerchant_id`, 'each party may appear in one rule only');
+    seen.add(key);
+  });
+  if (byAmount) {
+    const sum = rules.reduce((a, r) => a + r.amount!, 0);
+    if (sum !== body.amount) throw invalid('split_rules', `the rule amounts add up to ${sum} cents; they must add up to the charge amount, ${body.amount}`);
+  } else {
+    const bps = rules.reduce((a, r) => a + Math.round(r.percentage! * 100), 0);
+    if (bps !== 10000) throw invalid('split_rules', `the percentages add up to ${bps / 100}; they must add up to 100`);
+  }
+  if (!rules.some((r) => r.charge_processing_fee !== false)) {
+    throw invalid('split_rules', 'at least one rule must have charge_processing_fee true (the default)');
+  }
+  if (rules.filter((r) => r.charge_remainder_fee === true).length > 1) {
+    throw invalid('split_rules', 'at most one rule may have charge_remainder_fee true (it takes the cents left over; default: the first rule)');
+  }
+  // the remainder party: the rule with charge_remainder_fee true, else the first rule
+  const remainder = Math.max(0, rules.findIndex((r) => r.charge_remainder_fee === true));
+  const shareRules: ShareRule[] = rules.map((r) => (byAmount ? { amount: r.amount! } : { percentageBps: Math.round(r.percentage! * 100) }));
+  const shares = splitShares(body.amount, shareRules, remainder);
+  const parties = rules.map((r, i) => ({
+    submerchant_id: r.submerchant_id ?? null,
+    share: shares[i]!,
+    bears_fee: r.charge_processing_fee !== false,
+    takes_remainder: i === remainder,
+  }));
+  return {
+    parties,
+    rules: rules.map((r, i) => ({
+      submerchant_id: r.submerchant_id ?? null,
+      amount: shares[i]!,
+      percentage: r.percentage ?? null,
+      charge_processing_fee: r.charge_processing_fee !== false,
+      charge_remainder_fee: i === remainder,
+    })),
+  };
+}
+
+/** The fee plan of a sale among its parties (keys: the parties' indexes). */
+export function planOf(method: PaymentMethod, installments: number, parties: readonly StoredParty[] | readonly PartyDraft[]) {
+  return planSale(
+    method,
+    installments,
+    parties.map((p, i): PartyInput<number> => ({ key: i, share: p.share, bearsFee: p.bears_fee, takesRemainder: p.takes_remainder === true })),
+  );
+}
