@@ -40,25 +40,9 @@ function zonedDate(instant: Date): string {
   return `${p.year}-${p.month}-${p.day}`;
 }
 
-/**
- * The last day asked for, as the instants it spans: [from, to) with one UTC offset from its
- * first instant to its last (an instant in it falls on that day without asking Intl again,
- * which costs tens of µs per call: a card capture asks once per receivable).
- */
-let lastDay: { from: number; to: number; ymd: string } | undefined;
-
 /** The calendar day (YYYY-MM-DD) an instant falls on in São Paulo. */
 export function localDate(instant: Date): string {
-  const t = instant.getTime();
-  if (lastDay && t >= lastDay.from && t < lastDay.to) return lastDay.ymd;
-  const ymd = zonedDate(instant);
-  if (Number.isFinite(t)) {
-    const from = startOfDay(ymd).getTime();
-    const to = startOfDay(addDays(ymd, 1)).getTime();
-    // kept only when the offset does not change within the day (no daylight-saving jump in it)
-    if (t >= from && t < to && offsetAt(from) === offsetAt(to - 1)) lastDay = { from, to, ymd };
-  }
-  return ymd;
+  return zonedDate(instant);
 }
 
 /** São Paulo's offset from UTC at an instant, in ms (e.g. −3 h), as the IANA database says. */
@@ -88,17 +72,8 @@ export function daysBetween(from: string, to: string): number {
  * daylight-saving jump skipped, the first instant that exists).
  */
 export function startOfDay(ymd: string): Date {
-  let t = dayStarts.get(ymd);
-  if (t === undefined) {
-    t = firstInstant(ymd);
-    if (dayStarts.size >= 1024) dayStarts.clear();
-    dayStarts.set(ymd, t);
-  }
-  return new Date(t);
+  return new Date(firstInstant(ymd));
 }
-
-/** First instants of the days asked for lately (each costs a few Intl calls to find). */
-const dayStarts = new Map<string, number>();
 
 function firstInstant(ymd: string): number {
   const [y, m, d] = parts(ymd);
@@ -156,26 +131,30 @@ const MOVABLE: ReadonlyArray<readonly [number, string]> = [
   [60, 'Corpus Christi'],
 ];
 
-const cache = new Map<number, Holiday[]>();
+/** The fixed holidays by month and day ('MM-DD'): their name and the first year each applies. */
+const FIXED_BY_DAY: ReadonlyMap<string, { name: string; since: number }> = new Map(
+  FIXED.map(([m, d, name, since]) => [`${pad(m)}-${pad(d)}`, { name, since }]),
+);
 
 /** Every national banking holiday of a year, in date order. */
 export function holidays(year: number): Holiday[] {
   if (!Number.isInteger(year) || year < 1583 || year > 9999) throw new RangeError('year must be 1583 to 9999 (Gregorian calendar)');
-  let out = cache.get(year);
-  if (!out) {
-    const e = easter(year);
-    out = [
-      ...FIXED.filter(([, , , since]) => year >= since).map(([m, d, name]) => ({ date: `${pad(year, 4)}-${pad(m)}-${pad(d)}`, name, kind: 'fixed' as const })),
-      ...MOVABLE.map(([off, name]) => ({ date: addDays(e, off), name, kind: 'easter' as const })),
-    ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-    cache.set(year, out);
-  }
-  return out;
+  const e = easter(year);
+  return [
+    ...FIXED.filter(([, , , since]) => year >= since).map(([m, d, name]) => ({ date: `${pad(year, 4)}-${pad(m)}-${pad(d)}`, name, kind: 'fixed' as const })),
+    ...MOVABLE.map(([off, name]) => ({ date: addDays(e, off), name, kind: 'easter' as const })),
+  ].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
 }
 
 /** The holiday on a day, or null. */
 export function holidayOn(ymd: string): Holiday | null {
-  return holidays(parts(ymd)[0]).find((h) => h.date === ymd) ?? null;
+  const [year] = parts(ymd);
+  if (year < 1583 || year > 9999) throw new RangeError('year must be 1583 to 9999 (Gregorian calendar)');
+  const fixed = FIXED_BY_DAY.get(ymd.slice(5));
+  if (fixed && year >= fixed.since) return { date: ymd, name: fixed.name, kind: 'fixed' };
+  const fromEaster = daysBetween(easter(year), ymd);
+  const movable = MOVABLE.find(([off]) => off === fromEaster);
+  return movable ? { date: ymd, name: movable[1], kind: 'easter' } : null;
 }
 
 /** 0 = Sunday … 6 = Saturday (of the calendar day itself, no zone involved). */
@@ -207,25 +186,14 @@ export const MAX_BUSINESS_DAY_SHIFT = 4;
  *  whatever the weekday, holiday or hour (the São Paulo day + days + the longest shift). */
 export const settledAfterDays = (days: number) => days + MAX_BUSINESS_DAY_SHIFT + 1;
 
-/**
- * Settlement days already worked out, by capture day and term: a pure function of the two (the
- * calendar is fixed), asked again for every installment captured that day. Bounded: cleared
- * when full.
- */
-const settlementDays = new Map<string, string>();
-const MAX_SETTLEMENT_DAYS = 1_000;
-
 /** The settlement day of a receivable: the capture's São Paulo day + `days`, moved to a business day. */
 export function settlementDay(capturedAt: Date, days: number): string {
-  const from = localDate(capturedAt);
-  const key = `${from}+${days}`;
-  let day = settlementDays.get(key);
-  if (day === undefined) {
-    day = nextBusinessDay(addDays(from, days));
-    if (settlementDays.size >= MAX_SETTLEMENT_DAYS) settlementDays.clear();
-    settlementDays.set(key, day);
-  }
-  return day;
+  return settlementDayFrom(localDate(capturedAt), days);
+}
+
+/** The settlement day of a receivable captured on São Paulo day `from`, `days` later, moved to a business day. */
+export function settlementDayFrom(from: string, days: number): string {
+  return nextBusinessDay(addDays(from, days));
 }
 
 /** The settlement instant stored on a receivable: the first instant of its settlement day. */

@@ -265,7 +265,11 @@ export function createApp(deps: AppDeps): App {
   });
   app.notFound((c) => errorResponse(new ApiError('not_found', `No such route: ${c.req.method} ${c.req.path}`)));
 
-  app.get('/openapi.json', (c) => c.json(buildOpenApi(deps.publicBaseUrl ?? new URL(c.req.url).origin, { sandbox: deps.mode !== 'production' })));
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/openapi.json', (c) => {
+    openapi ??= buildOpenApi({ sandbox: deps.mode !== 'production' });
+    return c.json({ ...openapi, servers: [{ url: deps.publicBaseUrl ?? new URL(c.req.url).origin }] });
+  });
   app.get('/healthz', (c) => c.json({ success: true, message: 'ok', data: { status: 'ok' } }));
   app.get('/readyz', async (c) => {
     await deps.db.get('SELECT 1 AS ok');

@@ -3,8 +3,10 @@
  * module's global, so two runtimes in one process (tests, two replicas) never see each other's.
  * docs/architecture.md has the table: what each keys, its bound, what invalidates it.
  */
+import { CalendarMemo } from './calendarMemo.js';
 import { Memo } from './memo.js';
 import type { CardReading } from './services/charges/card.js';
+import type { PageBoundary } from './services/chargeList.js';
 import type { KnownChargeText } from './services/charges/view.js';
 
 export interface Caches {
@@ -12,11 +14,17 @@ export interface Caches {
   chargeTexts: Memo<string, KnownChargeText>;
   /** what a card token's blob says (holder, expiry, decisions), by blob; null: unreadable */
   cardReadings: Memo<string, CardReading | null>;
+  /** the São Paulo day of the last instant asked for, and settlement instants by capture day and term */
+  calendar: CalendarMemo;
+  /** the last row of each charge-list page served, by merchant, filter, page size and page */
+  chargePages: Memo<string, PageBoundary>;
 }
 
 export function newCaches(): Caches {
   return {
     chargeTexts: new Memo(2_000),
     cardReadings: new Memo(1_024),
+    calendar: new CalendarMemo(),
+    chargePages: new Memo(50_000),
   };
 }

@@ -1,6 +1,5 @@
 import { StoreUnavailable, UniqueViolation, type Db, type Queryable } from '../store/db.js';
 import type { AppDeps, DueContext } from './context.js';
-import { isoOf } from './clock.js';
 import { ApiError } from './errors.js';
 
 /** How long an Idempotency-Key lives; the due work deletes it after that (purgeExpiredKeys). */
@@ -84,7 +83,7 @@ export async function claimKey(deps: AppDeps, merchantId: string, key: string, h
 
 /** The row of a key claimed at `now`: 'processing', locked for LOCK_MS, kept for TTL_MS. */
 function claimRow(merchantId: string, key: string, hash: string, now: Date): [string, string, string, string, string, string] {
-  return [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), isoOf(now), new Date(now.getTime() + TTL_MS).toISOString()];
+  return [merchantId, key, hash, new Date(now.getTime() + LOCK_MS).toISOString(), now.toISOString(), new Date(now.getTime() + TTL_MS).toISOString()];
 }
 const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at)
          VALUES (?, ?, ?, 'processing', ?, ?, ?)`;

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
 import { StoreUnavailable, UniqueViolation } from './db.js';
@@ -40,16 +41,12 @@ const types: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-const translated = new Map<string, string>();
-
 /**
  * Rewrites the portable `?` placeholders as `$1, $2, …`. A `?` inside a string literal
  * ('…', with '' as the escape), a quoted identifier ("…"), a -- line comment or a block
  * comment is left alone.
  */
 export function toPgPlaceholders(sql: string): string {
-  const hit = translated.get(sql);
-  if (hit !== undefined) return hit;
   let out = '';
   let n = 0;
   let i = 0;
@@ -78,7 +75,6 @@ export function toPgPlaceholders(sql: string): string {
       i++;
     }
   }
-  if (translated.size < 5000) translated.set(sql, out);
   return out;
 }
 
@@ -143,11 +139,16 @@ type Runner = Pick<pg.PoolClient, 'query'> | pg.Pool;
 
 class PgQueryable implements Queryable {
   readonly dialect = dialect;
-  constructor(private readonly on: Runner) {}
+  constructor(
+    private readonly on: Runner,
+    private readonly texts: LRUCache<string, string>,
+  ) {}
 
   private async query(sql: string, params?: readonly SqlValue[]): Promise<pg.QueryResult> {
+    let text = this.texts.get(sql);
+    if (text === undefined) this.texts.set(sql, (text = toPgPlaceholders(sql)));
     try {
-      return await this.on.query({ text: toPgPlaceholders(sql), values: bind(params) });
+      return await this.on.query({ text, values: bind(params) });
     } catch (e) {
       throw translate(e);
     }
@@ -191,6 +192,8 @@ export class PgDb implements Db {
   readonly dialect = dialect;
   readonly pool: pg.Pool;
   private readonly plain: PgQueryable;
+  /** statements as PostgreSQL takes them ($n placeholders), by their portable text */
+  private readonly texts = new LRUCache<string, string>({ max: 2_000 });
   private closed = false;
 
   constructor(readonly url: string, opts: PgOptions = {}) {
@@ -205,7 +208,7 @@ export class PgDb implements Db {
     // An idle connection that the server drops (restart, failover) must not kill the process;
     // the pool discards it and the next query opens a fresh one.
     this.pool.on('error', () => undefined);
-    this.plain = new PgQueryable(this.pool);
+    this.plain = new PgQueryable(this.pool, this.texts);
   }
 
   all<T = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]> {
@@ -229,7 +232,7 @@ export class PgDb implements Db {
       let broken: Error | undefined;
       try {
         await client.query('BEGIN');
-        const out = await fn(new PgQueryable(client));
+        const out = await fn(new PgQueryable(client, this.texts));
         await client.query('COMMIT');
         return out;
       } catch (e) {

@@ -21,7 +21,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.get': async (ctx, { params }) => chargeJson(ctx.deps.caches.chargeTexts, await loadCharge(ctx.db, ctx.merchantId, params.id)),
 
   'charges.list': async (ctx, { query, page }) => {
-    const { items, total } = await listCharges(ctx.db, ctx.merchantId, query, page);
+    const { items, total } = await listCharges(ctx.db, ctx.deps.caches.chargePages, ctx.merchantId, query, page);
     return { items: items.map((row) => chargeJson(ctx.deps.caches.chargeTexts, row)), total };
   },
 

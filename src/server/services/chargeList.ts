@@ -10,6 +10,7 @@
  */
 import type { Queryable } from '../../store/db.js';
 import type { PageRequest } from '../context.js';
+import type { Memo } from '../memo.js';
 import type { ChargeRow } from './charges/rows.js';
 
 export interface ChargeFilter {
@@ -20,17 +21,24 @@ export interface ChargeFilter {
   end_date?: string;
 }
 
-interface Boundary {
+/** The last row of a page served, and the version of the merchant's charges it was served at. */
+export interface PageBoundary {
   version: string;
   created_at: string;
   id: string;
 }
 
-/** page boundaries: `${merchant}|${filter}|${perPage}|${page}` → the last row of that page */
-const boundaries = new Map<string, Boundary>();
-const MAX_BOUNDARIES = 50_000;
-
-export async function listCharges(db: Queryable, merchantId: string, f: ChargeFilter, page: PageRequest & { limit: number; offset: number }) {
+/**
+ * A page of the merchant's charges. `boundaries` (owned by the runtime) remembers the last row
+ * of each page served, by `${merchant}|${filter}|${perPage}|${page}`, for the next page's seek.
+ */
+export async function listCharges(
+  db: Queryable,
+  boundaries: Memo<string, PageBoundary>,
+  merchantId: string,
+  f: ChargeFilter,
+  page: PageRequest & { limit: number; offset: number },
+) {
   const where = ['merchant_id = ?'];
   const args: (string | number)[] = [merchantId];
   if (f.status) (where.push('status = ?'), args.push(f.status));
@@ -75,7 +83,6 @@ export async function listCharges(db: Queryable, merchantId: string, f: ChargeFi
   }
   const last = rows[rows.length - 1];
   if (last && rows.length === page.limit) {
-    if (boundaries.size >= MAX_BOUNDARIES) boundaries.clear();
     boundaries.set(key(page.page), { version, created_at: last.created_at, id: last.id });
   }
   return { items: rows, total };

@@ -27,7 +27,6 @@ export async function emitEvent(q: Queryable, ids: IdGenerator, e: NewEvent): Pr
 }
 
 const COLUMNS = '(id, merchant_id, type, resource_id, charge_id, data, created_at, dispatched_at)';
-const insertOf: string[] = [];
 
 /**
  * Events of one merchant, in this order (their ids increase), written with one statement and one
@@ -50,7 +49,7 @@ export async function emitEvents(q: Queryable, ids: IdGenerator, events: NewEven
     params.push(id, merchantId, e.type, (e.data.id as string | undefined) ?? null, e.chargeId ?? null, e.text ?? JSON.stringify(e.data), at, listened ? null : at);
   }
   const n = events.length;
-  const sql = (insertOf[n] ??= `INSERT INTO events ${COLUMNS} VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`);
+  const sql = `INSERT INTO events ${COLUMNS} VALUES ${Array.from({ length: n }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
   await q.run(sql, params);
   return out;
 }

@@ -6,7 +6,6 @@ import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ServerStartOptions } from './index.js';
 import { exitForSignal, onStopSignals } from '../../signals.js';
-import { isoAtMs } from '../../../server/clock.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 import { connectionsRoom, defaultConnectionLimits, openFileLimit, RESERVED_FDS, type ConnectionLimits } from '../../../server/connections.js';
 
@@ -125,12 +124,9 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   return exitForSignal(stoppedBy);
 }
 
-/**
- * The time now as an ISO 8601 string (`new Date().toISOString()`), made once per millisecond
- * (`isoAtMs`): a busy server logs tens of lines in each.
- */
+/** The time now (or `now`, in ms) as an ISO 8601 string, for the request log's `ts`. */
 export function isoNow(now = Date.now()): string {
-  return isoAtMs(now);
+  return new Date(now).toISOString();
 }
 
 /** How long request-log lines may wait to be written together (ms). */

@@ -4,12 +4,10 @@
  * its wallet, and the sandbox's payment of a PIX charge.
  */
 import type { Charge } from '../../../contract/resources/charges.js';
-import { settlementInstant } from '../../../domain/calendar.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
 import type { CardDecision } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import { isoOf as iso } from '../../clock.js';
 import type { AppDeps, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
@@ -46,7 +44,7 @@ export async function decideInTx(
   if (decision.approved) return capture(q, deps, charge, now, baseUrl, insert);
   const row = charge.row;
   assertTransition('charge', row.status, 'failed');
-  const ts = iso(now);
+  const ts = now.toISOString();
   const out = charge.with({ status: 'failed', failure_code: decision.failure_code, failure_reason: decision.failure_reason, failed_at: ts, updated_at: ts });
   if (insert) await insert.row(out);
   else {
@@ -73,7 +71,7 @@ async function capture(q: Queryable, deps: AppDeps, charge: ChargeView, now: Dat
   assertTransition('charge', row.status, 'captured');
   const parties = json.from<StoredParty[]>(row.parties, []);
   const plan = planOf(row.payment_method, Number(row.installments), parties);
-  const ts = iso(now);
+  const ts = now.toISOString();
   const out = charge.with({ status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
   if (insert) await insert.row(out);
   else await transition(q, 'charge', row.id, row.status, 'captured', { fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
@@ -81,7 +79,7 @@ async function capture(q: Queryable, deps: AppDeps, charge: ChargeView, now: Dat
     const party = parties[pp.key]!;
     for (const inst of pp.installments) {
       const rid = deps.ids();
-      const settlement = row.payment_method === 'pix' ? ts : iso(settlementInstant(now, inst.settlementDays));
+      const settlement = row.payment_method === 'pix' ? ts : deps.caches.calendar.settlementInstant(now, inst.settlementDays).toISOString();
       await q.run(
         `INSERT INTO receivables (id, charge_id, merchant_id, submerchant_id, wallet_id, gross_amount, net_amount, fee_amount, status,
            payment_method, installment, installments, settlement_date, created_at, updated_at)
@@ -125,7 +123,7 @@ export async function payReceivable(
 ): Promise<boolean> {
   const r = await q.get<ReceivableRow>(`SELECT * FROM receivables WHERE id = ?${q.dialect.forUpdate}`, [id]);
   if (r?.status !== 'pending') return false;
-  const ts = iso(at);
+  const ts = at.toISOString();
   await transition(q, 'receivable', id, r.status, 'paid', { paid_at: ts, updated_at: ts });
   await credit(q, deps.ids, { walletId: r.wallet_id, amount: Number(r.net_amount), ...ref, at });
   const out = (await q.get<ReceivableRow>('SELECT * FROM receivables WHERE id = ?', [id]))!;
@@ -141,7 +139,7 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
     if (c.payment_method !== 'pix') {
       throw new ApiError('business_rule', `only PIX charges are paid this way; this charge is ${c.payment_method}`);
     }
-    if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= iso(now)) {
+    if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
       throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
     }
     return capture(q, ctx.deps, new ChargeView(c), now, ctx.baseUrl);

@@ -9,7 +9,6 @@ import { buildBrCode } from '../../../domain/brcode.js';
 import { PlanError } from '../../../domain/fees.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
-import { isoOf as iso } from '../../clock.js';
 import type { ServiceContext } from '../../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, type NewEvent } from '../events.js';
@@ -62,7 +61,7 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
       merchantName: m?.name ?? 'MPAY',
       merchantCity: place?.city ?? PIX_DEFAULT_CITY,
     }),
-    expiresAt: iso(new Date(now.getTime() + expiresIn * 1000)),
+    expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
   };
 }
 
@@ -116,7 +115,7 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       }
       parties.push({ ...p, wallet_id: walletId });
     }
-    const ts = iso(now);
+    const ts = now.toISOString();
     // the row as inserted: the events and the answer are built from it, not read back
     const inserted: ChargeRow = {
       id,

@@ -1,7 +1,6 @@
 /** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import { transition } from '../../../store/transition.js';
-import { isoOf as iso } from '../../clock.js';
 import { dueBatch, type DueContext } from '../../context.js';
 import { emitEvent } from '../events.js';
 import { payReceivable } from './capture.js';
@@ -11,7 +10,7 @@ import { chargeRecord } from './view.js';
 
 /** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
 export async function settleDueReceivables(ctx: DueContext): Promise<number> {
-  const now = iso(ctx.now());
+  const now = ctx.now().toISOString();
   const due = await ctx.db.all<{ id: string; settlement_date: string }>(
     "SELECT id, settlement_date FROM receivables WHERE merchant_id = ? AND status = 'pending' AND settlement_date <= ? ORDER BY settlement_date, id LIMIT ?",
     [ctx.merchantId, now, dueBatch(ctx.deps)],
@@ -36,7 +35,7 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
   const now = ctx.now();
   const due = await ctx.db.all<{ id: string }>(
     "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'pix' AND pix_expires_at <= ? ORDER BY created_at, id LIMIT ?",
-    [ctx.merchantId, iso(now), dueBatch(ctx.deps)],
+    [ctx.merchantId, now.toISOString(), dueBatch(ctx.deps)],
   );
   if (!due.length) return 0;
   return ctx.db.tx(async (q) => {
@@ -44,12 +43,12 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
     for (const { id } of due) {
       const c = await loadCharge(q, ctx.merchantId, id, true);
       if (c.status !== 'pending') continue;
-      const at = c.pix_expires_at ?? iso(now);
+      const at = c.pix_expires_at ?? now.toISOString();
       await transition(q, 'charge', id, c.status, 'failed', {
         failure_code: PIX_EXPIRED.failure_code,
         failure_reason: PIX_EXPIRED.failure_reason,
         failed_at: at,
-        updated_at: iso(now),
+        updated_at: now.toISOString(),
       });
       const out = await loadCharge(q, ctx.merchantId, id);
       await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'charge.failed', data: chargeRecord(out), chargeId: id, at: now });

@@ -7,7 +7,6 @@ import { receivedBy, refundShare } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
 import { json } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import { isoOf as iso } from '../../clock.js';
 import type { ServiceContext } from '../../context.js';
 import { invalid } from '../../errors.js';
 import { emitEvent } from '../events.js';
@@ -33,7 +32,7 @@ import { chargeRecord } from './view.js';
  */
 export async function refundCharge(ctx: ServiceContext, id: string, body: RefundCreate = {}): Promise<Charge> {
   const now = ctx.now();
-  const ts = iso(now);
+  const ts = now.toISOString();
   const { deps } = ctx;
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
