@@ -20,12 +20,6 @@ export class Cancelled extends CliError {
   }
 }
 
-/** Ctrl-C in a prompt: @inquirer/prompts' errors, and the wizard's readline (same names). */
-export const isPromptInterrupt = (e: unknown): boolean => {
-  const name = (e as Error | undefined)?.name;
-  return name === 'ExitPromptError' || name === 'AbortPromptError';
-};
-
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
 /**

@@ -106,7 +106,6 @@ export const pagination = z.object({
   total: z.int(),
   totalPages: z.int(),
 });
-export type Pagination = z.infer<typeof pagination>;
 
 export const errorEnvelope = z.object({
   success: z.literal(false),

@@ -60,5 +60,3 @@ export const endpoints = [
 ] as const;
 
 export type AnyEndpoint = Endpoint;
-export type Endpoints = typeof endpoints;
-export type EndpointKey = `${Endpoints[number]['method']} ${Endpoints[number]['path']}`;

@@ -6,7 +6,6 @@ export const UFS = [
   'AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA',
   'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO',
 ] as const;
-export type Uf = (typeof UFS)[number];
 
 /**
  * A CPF or CNPJ as people type it ("123.456.789-09", "12.ABC.345/01DE-35") becomes the bare

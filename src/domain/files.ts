@@ -11,7 +11,6 @@ export const FILE_KINDS: Record<FileKind, { mime: string; extensions: readonly s
 };
 
 export const ACCEPTED_MIME_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
-export type AcceptedMime = (typeof ACCEPTED_MIME_TYPES)[number];
 
 /** 10 MiB: the seed's "10 MB" upload limit, in bytes. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

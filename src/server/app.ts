@@ -22,10 +22,6 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** How long (merchant time) a request may skip the due work after a run that moved nothing. */
 export const DUE_SKIP_MS = 100;
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
-}
-
 export function errorResponse(err: ApiError): Response {
   return new Response(errorBody(err), { status: err.status, headers: { 'content-type': JSON_TYPE, ...err.headers } });
 }

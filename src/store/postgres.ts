@@ -294,7 +294,3 @@ export async function openPostgres(url: string, opts: PgOptions = {}): Promise<P
   }
   return db;
 }
-
-export function isPostgresUrl(s: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(s);
-}

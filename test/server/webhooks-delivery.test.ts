@@ -6,6 +6,7 @@ import { cardCharge } from '../helpers/money.js';
 import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { emitEvent } from '../../src/server/services/events.js';
 import type { EventName } from '../../src/contract/events.js';
+import { webhookPayload } from '../../src/contract/resources/webhooks.js';
 import { deliverDue, DeliveryWorker, resolveDeliveryOptions } from '../../src/server/webhooks/worker.js';
 import { DEFAULT_TIMEOUT_MS, MAX_ATTEMPTS, RETRY_SCHEDULE_MS, JITTER_FRACTION, scheduledAt } from '../../src/server/webhooks/delivery.js';
 import { generateSecret, sign } from '../../src/server/webhooks/signature.js';
@@ -549,6 +550,8 @@ describe('the outbox without listeners', () => {
     expect(await states(heard.id)).toEqual(['charge.pending fanned out', 'charge.failed fanned out']);
     // both sent (at once: their arrival order is not promised), their deliveries made in the events' order
     expect(r.requests.map((q) => JSON.parse(q.body).type).sort()).toEqual(['charge.failed', 'charge.pending']);
+    // each body is the contract's delivery payload
+    for (const q of r.requests) webhookPayload.parse(JSON.parse(q.body));
     const made = await env.rt.deps.db.all<{ type: string }>(
       'SELECT e.type FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE e.charge_id = ? ORDER BY d.id',
       [heard.id],

@@ -140,7 +140,6 @@ export const submerchantCreate = z
       });
     }
   });
-export type SubmerchantCreate = z.output<typeof submerchantCreate>;
 
 export const submerchantListQuery = listQuery({
   status: qEnum(SUBMERCHANT_STATUSES).optional(),
@@ -235,7 +234,6 @@ export const legalRepresentativeCreate = z
       .optional(),
     is_admin: z.boolean({ error: 'must be true or false' }).optional(),
   });
-export type LegalRepresentativeCreate = z.output<typeof legalRepresentativeCreate>;
 
 // ---------------------------------------------------------------------------------------------
 // Document
@@ -295,7 +293,6 @@ export const documentCreate = z
       });
     }
   });
-export type DocumentCreate = z.output<typeof documentCreate>;
 
 export const documentListQuery = listQuery({
   type: qEnum(DOCUMENT_TYPES).optional(),

@@ -126,7 +126,6 @@ export const webhookPayload = z.object({
   created_at: timestamp(),
   data: z.record(z.string(), z.unknown()),
 });
-export type WebhookPayload = z.infer<typeof webhookPayload>;
 
 const TAG = 'Webhooks';
 const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'status', 'has_secret', 'created_at'] as const;
