@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertLinkPayable, effectiveStatus, recordLinkUse, sweepPaymentLinks } from '../../src/server/services/paymentLinks.js';
+import { runDueWork } from '../../src/server/due.js';
+import { assertLinkPayable, effectiveStatus, recordLinkUse } from '../../src/server/services/paymentLinks.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant } from '../helpers/money.js';
 
@@ -196,16 +197,16 @@ describe('expiry on the merchant clock', () => {
     expect(patch.body.error).toBe('invalid_state');
   });
 
-  it('is evaluated on read too, and swept by sweepPaymentLinks for a server timer', async () => {
+  it('is evaluated on read too, and swept by the due-work sweep (a server timer)', async () => {
     const l = await create({ expires_at: inHours(1) });
     const row = await env.rt.deps.db.get<any>('SELECT status, expires_at FROM payment_links WHERE id = ?', [l.id]);
     expect(effectiveStatus(row, new Date(Date.parse(l.expires_at) - 1))).toBe('active');
     expect(effectiveStatus(row, new Date(l.expires_at))).toBe('expired');
     expect(effectiveStatus({ status: 'exhausted', expires_at: l.expires_at }, new Date(l.expires_at))).toBe('exhausted');
     env.clock.advance(hour);
-    expect(await sweepPaymentLinks(env.rt.deps)).toBe(1);
+    expect(await runDueWork(env.rt.deps)).toBe(1);
     expect((await env.rt.deps.db.get<any>('SELECT status FROM payment_links WHERE id = ?', [l.id])).status).toBe('expired');
-    expect(await sweepPaymentLinks(env.rt.deps)).toBe(0);
+    expect(await runDueWork(env.rt.deps)).toBe(0);
   });
 
   it("follows the merchant's sandbox clock offset", async () => {

@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
 import { credit } from '../../src/server/services/ledger.js';
-import type { FaultPoint } from '../../src/server/services/faults.js';
 import { basic } from '../helpers/server.js';
 import { CPF } from '../helpers/money.js';
 import { bundleWorker, root } from '../helpers/bundle.js';
@@ -47,7 +46,7 @@ interface Job {
   mode: 'withdraw' | 'sweep';
   bodies?: unknown[];
   clockMs?: number;
-  crashAt?: FaultPoint;
+  crashAfter?: string;
 }
 
 function spawnWorker(job: Job): { child: ChildProcess; messages: any[]; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> } {
@@ -157,10 +156,22 @@ describe('withdrawals from several OS processes on one data directory', () => {
   }, 90_000);
 });
 
+/**
+ * The points between the writes of a withdrawal, as the statement each comes after: the worker's
+ * store kills the process at the next statement of that transaction (or at its COMMIT).
+ */
+const AFTER = {
+  'withdrawal.inserted': '^\\s*INSERT INTO withdrawals',
+  'withdrawal.debited': '^\\s*INSERT INTO wallet_entries',
+  'withdrawal.evented': '^\\s*INSERT INTO events',
+  'withdrawal.failing': '^\\s*UPDATE withdrawals SET status',
+  'withdrawal.reversed': '^\\s*INSERT INTO wallet_entries',
+};
+
 describe('a crash between two writes of a withdrawal leaves no partial state', () => {
   for (const point of ['withdrawal.inserted', 'withdrawal.debited', 'withdrawal.evented'] as const) {
     it(`killed at ${point}: no withdrawal, no debit, no event, balance intact; the key is still free`, async () => {
-      const w = spawnWorker({ mode: 'withdraw', bodies: [pixBody('crash-1', 400)], crashAt: point });
+      const w = spawnWorker({ mode: 'withdraw', bodies: [pixBody('crash-1', 400)], crashAfter: AFTER[point] });
       await until(() => w.messages.some((x) => x.kind === 'ready'));
       w.child.send('go');
       const exit = await w.exit;
@@ -197,7 +208,7 @@ describe('a crash between two writes of a withdrawal leaves no partial state', (
       await toProcessing.exit;
       expect((await rt.deps.db.get<any>('SELECT status FROM withdrawals WHERE id = ?', [id])).status).toBe('processing');
 
-      const crash = spawnWorker({ mode: 'sweep', clockMs: later, crashAt: point });
+      const crash = spawnWorker({ mode: 'sweep', clockMs: later, crashAfter: AFTER[point] });
       expect((await crash.exit).signal).toBe('SIGKILL');
       let s = await ledgerState();
       expect(s.integrity).toBe('ok');

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sweepWithdrawals } from '../../src/server/services/withdrawals.js';
+import { runDueWork } from '../../src/server/due.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandboxPayouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, CNPJ, CNPJ_ALNUM, CPF, fund } from '../helpers/money.js';
@@ -499,19 +499,19 @@ describe('lifecycle on the sandbox rail', () => {
     expect(await balanceOf(env, wallet)).toBe(100_000);
   });
 
-  it('sweepWithdrawals (for a server timer) moves due withdrawals of every merchant without a request', async () => {
+  it('the due-work sweep (a server timer) moves due withdrawals of every merchant without a request', async () => {
     const w = (await env.call('POST', '/v1/withdrawals', pix())).body.data;
     env.clock.advance(5 * second);
-    expect(await sweepWithdrawals(env.rt.deps)).toBe(2);
+    expect(await runDueWork(env.rt.deps)).toBe(2);
     const row = await env.rt.deps.db.get<any>('SELECT status FROM withdrawals WHERE id = ?', [w.id]);
     expect(row.status).toBe('completed');
-    expect(await sweepWithdrawals(env.rt.deps)).toBe(0);
+    expect(await runDueWork(env.rt.deps)).toBe(0);
   });
 
   it('follows the merchant clock offset (sandbox clock)', async () => {
     const w = (await env.call('POST', '/v1/withdrawals', pix())).body.data;
     await env.rt.deps.db.run('UPDATE merchants SET clock_offset_ms = ? WHERE id = ?', [86_400_000, env.merchant.merchant_id]);
-    expect(await sweepWithdrawals(env.rt.deps)).toBe(2);
+    expect(await runDueWork(env.rt.deps)).toBe(2);
     expect((await env.call('GET', `/v1/withdrawals/${w.id}`)).body.data.status).toBe('completed');
   });
 });

@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import { clockOffset, type AppDeps } from '../context.js';
+import type { AppDeps } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 
@@ -164,17 +164,6 @@ export async function expireDueLinks(db: AppDeps['db'], merchantId: string, now:
     );
     return r.changes;
   });
-}
-
-/** For a server timer: expires due links of every merchant, each on its merchant's clock. */
-export async function sweepPaymentLinks(deps: Pick<AppDeps, 'db' | 'clock' | 'mode'>): Promise<number> {
-  const candidates = await deps.db.all<{ merchant_id: string; clock_offset_ms: number }>(
-    `SELECT DISTINCT l.merchant_id, m.clock_offset_ms FROM payment_links l JOIN merchants m ON m.id = l.merchant_id
-      WHERE l.expires_at IS NOT NULL AND l.status IN ('active', 'inactive')`,
-  );
-  let n = 0;
-  for (const c of candidates) n += await expireDueLinks(deps.db, c.merchant_id, new Date(deps.clock.now().getTime() + clockOffset(deps, c.clock_offset_ms)));
-  return n;
 }
 
 /** Whether a buyer may pay the link now: 422 link_inactive / link_expired / link_exhausted otherwise. */

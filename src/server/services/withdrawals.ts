@@ -5,11 +5,10 @@ import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../..
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
-import { clockOffset, type AppDeps, type ServiceContext } from '../context.js';
+import type { AppDeps, ServiceContext } from '../context.js';
 import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
-import { faultPoint } from './faults.js';
 import { credit, debit } from './ledger.js';
 import { checkPin } from './pin.js';
 
@@ -285,7 +284,6 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
           row.failed_at, row.next_action_at, row.metadata, row.idempotency_key, row.request_hash, row.request_hash_alg, row.created_at, row.updated_at,
         ],
       );
-      faultPoint('withdrawal.inserted');
       await debit(q, ctx.deps.ids, {
         walletId: wallet.id,
         amount: body.amount,
@@ -294,10 +292,8 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
         description: `Withdrawal (${body.type})`,
         at: now,
       });
-      faultPoint('withdrawal.debited');
       const record = toRecord(row);
       await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'withdrawal.pending', data: record, at: now });
-      faultPoint('withdrawal.evented');
       return { record, created: true };
     });
   } catch (e) {
@@ -348,7 +344,6 @@ async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<bo
         updated_at: nowIso,
       });
       if (!moved) return false;
-      faultPoint('withdrawal.failing');
       await credit(q, deps.ids, {
         walletId: row.wallet_id,
         amount: Number(row.amount),
@@ -357,7 +352,6 @@ async function stepWithdrawal(deps: StepDeps, id: string, now: Date): Promise<bo
         description: `Reversal of failed withdrawal (${magic.failure_reason})`,
         at: now,
       });
-      faultPoint('withdrawal.reversed');
       const record = toRecord({ ...row, status: 'failed', failed_at: atIso, failure_reason: magic.failure_reason, next_action_at: null, updated_at: nowIso });
       await emitEvent(q, deps.ids, { merchantId: row.merchant_id, type: 'withdrawal.failed', data: record, at: now });
       return true;
@@ -392,22 +386,6 @@ export async function advanceWithdrawals(deps: StepDeps, merchantId: string, now
   let moves = 0;
   for (const { id } of due) {
     while (await stepWithdrawal(deps, id, now)) moves++;
-  }
-  return moves;
-}
-
-/**
- * For a server timer: the due moves of every merchant's withdrawals, each on its merchant's
- * clock (server clock + sandbox offset). Safe to run from several processes at once.
- */
-export async function sweepWithdrawals(deps: Pick<AppDeps, 'db' | 'ids' | 'mode' | 'clock'>): Promise<number> {
-  const merchants = await deps.db.all<{ merchant_id: string; clock_offset_ms: number }>(
-    `SELECT DISTINCT w.merchant_id, m.clock_offset_ms FROM withdrawals w JOIN merchants m ON m.id = w.merchant_id
-      WHERE w.next_action_at IS NOT NULL`,
-  );
-  let moves = 0;
-  for (const m of merchants) {
-    moves += await advanceWithdrawals(deps, m.merchant_id, new Date(deps.clock.now().getTime() + clockOffset(deps, m.clock_offset_ms)));
   }
   return moves;
 }
