@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dirname, join } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -208,61 +208,116 @@ describe('claims', () => {
 });
 
 describe('DeliveryWorker lifecycle', () => {
-  it('stop() lets the attempt in flight finish and be recorded, then claims nothing more', async () => {
-    const a = await recv(400);
-    await endpoint(a.url);
-    await emitMany(1);
-    const w = new DeliveryWorker(env.rt.deps, { pollMs: 10 });
-    w.start();
-    expect(w.running).toBe(true);
-    await until(async () => a.requests.length === 1);
-    await w.stop();
-    expect(w.running).toBe(false);
-    expect(await deliveredCount()).toBe(1);
-    await emitMany(1);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(a.requests).toHaveLength(1);
-  });
+  /** A count the test can wait for: `reach(n)` resolves once it is at least n. */
+  function counter() {
+    let value = 0;
+    const waiting: { n: number; resolve: () => void }[] = [];
+    return {
+      add(): void {
+        value++;
+        for (const w of waiting.filter((x) => value >= x.n)) {
+          waiting.splice(waiting.indexOf(w), 1);
+          w.resolve();
+        }
+      },
+      reach: (n: number) => (value >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
+    };
+  }
 
-  /** A sleep that only ends when the worker aborts it; `saw` sees each call. */
-  const sleepUntilAborted =
-    (saw: (ms: number, signal: AbortSignal) => void): Sleep =>
-    (ms, signal) =>
+  /**
+   * The worker's sleep, held by the test: a call ends only when the worker aborts it (kick() or
+   * stop()), so the worker looks for work only when told. `calls` holds each call; `slept(n)`
+   * resolves at the n-th: the worker has finished a poll and found nothing more to do.
+   */
+  function heldSleep() {
+    const calls: { ms: number; signal: AbortSignal }[] = [];
+    const count = counter();
+    const sleep: Sleep = (ms, signal) =>
       new Promise((resolve) => {
-        saw(ms, signal);
+        calls.push({ ms, signal });
+        count.add();
         if (signal.aborted) return resolve();
         signal.addEventListener('abort', () => resolve(), { once: true });
       });
+    return { sleep, calls, slept: count.reach };
+  }
+
+  /** A receiver that holds every answer until `answer()`; `arrived(n)` resolves once n requests have come in. */
+  async function heldRecv() {
+    let answer!: () => void;
+    const gate = new Promise<void>((r) => (answer = r));
+    const arrivals = counter();
+    const r = await receiver(async (_q, res) => {
+      arrivals.add();
+      await gate;
+      res.end('ok');
+    });
+    cleanup.push(() => r.close());
+    return { requests: r.requests, url: r.url, answer, arrived: arrivals.reach };
+  }
+
+  it('stop() lets the attempt in flight finish and be recorded, then claims nothing more', async () => {
+    const a = await heldRecv();
+    await endpoint(a.url);
+    await emitMany(1);
+    const s = heldSleep();
+    const w = new DeliveryWorker(env.rt.deps, { sleep: s.sleep });
+    w.start();
+    expect(w.running).toBe(true);
+    // the attempt is in flight (its answer held) and the worker asleep, having found nothing more
+    await a.arrived(1);
+    await s.slept(1);
+    // another event is due when stop() is called: a worker that claimed after it would have sent
+    // it before stop() resolves, since stop() waits for the attempts in flight
+    await emitMany(1);
+    const stopped = w.stop();
+    a.answer();
+    await stopped;
+    expect(w.running).toBe(false);
+    expect(await deliveredCount()).toBe(1);
+    expect(a.requests).toHaveLength(1);
+  });
 
   it('polls with the injected sleep and looks at once on kick()', async () => {
     const a = await recv();
     await endpoint(a.url);
-    const waits: number[] = [];
-    // the worker then only works when kicked
-    const w = new DeliveryWorker(env.rt.deps, { sleep: sleepUntilAborted((ms) => waits.push(ms)) });
-    w.start();
-    await until(async () => waits.length > 0);
-    await emitMany(1);
-    await new Promise((r) => setTimeout(r, 150));
-    expect(a.requests).toHaveLength(0);
+    const s = heldSleep();
+    const attempts = counter();
+    const w = new DeliveryWorker(env.rt.deps, { sleep: s.sleep });
+    w.onAttempt = () => attempts.add();
+    // every other timer is the test's from before the worker starts: time passes when it says
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      w.start();
+      await s.slept(1);
+      await emitMany(1);
+      // an hour on every timer: the worker still sleeps (its one sleep not woken) and has not looked
+      await vi.advanceTimersByTimeAsync(3_600_000);
+      expect(s.calls.map((c) => c.signal.aborted)).toEqual([false]);
+      expect(a.requests).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
     w.kick();
-    await until(async () => (await deliveredCount()) === 1);
-    expect(waits.every((ms) => ms === 250)).toBe(true);
+    await attempts.reach(1);
+    expect(await deliveredCount()).toBe(1);
+    expect(s.calls.every((c) => c.ms === 250)).toBe(true);
     await w.stop();
     expect(a.requests).toHaveLength(1);
   });
 
   it('wakes with a constant reason: a kick builds no AbortError, however often it comes', async () => {
-    const signals: AbortSignal[] = [];
-    const w = new DeliveryWorker(env.rt.deps, { sleep: sleepUntilAborted((_ms, signal) => signals.push(signal)) });
+    const s = heldSleep();
+    const w = new DeliveryWorker(env.rt.deps, { sleep: s.sleep });
     w.start();
-    await until(async () => signals.length > 0);
+    await s.slept(1);
     // a request that emits events kicks the worker, asleep or not: a burst of them
     for (let i = 0; i < 5; i++) w.kick();
-    await until(async () => signals.length > 1);
+    await s.slept(2);
     await w.stop();
-    expect(signals.every((s) => s.aborted)).toBe(true);
-    expect(signals.map((s) => s.reason)).toEqual(signals.map(() => WAKE));
+    const signals = s.calls.map((c) => c.signal);
+    expect(signals.every((x) => x.aborted)).toBe(true);
+    expect(signals.map((x) => x.reason)).toEqual(signals.map(() => WAKE));
   });
 
   it('deliverDue stops claiming at its bound and leaves the rest due for the next run', async () => {
