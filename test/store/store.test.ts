@@ -41,8 +41,6 @@ afterEach(async () => {
   await store.cleanup();
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** A merchant and its wallet with `balance` cents, written straight into the store. */
 async function wallet(q: Queryable, balance: number): Promise<string> {
   const ts = new Date().toISOString();
@@ -169,18 +167,28 @@ describe(`store contract (${backend})`, () => {
   it('a transaction’s writes are invisible to others until it commits', async () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
     const running = db.tx(async (q) => {
       await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', ['a', 1]);
+      wrote();
       await gate;
     });
-    await sleep(50);
+    let committed = false;
+    void running.then(() => (committed = true));
+    await written;
     const reader = (await peer()).get('SELECT id FROM scratch WHERE id = ?', ['a']);
-    const seen = await Promise.race([reader, sleep(100).then(() => 'waiting')]);
-    // PostgreSQL reads the last committed state; SQLite's reader waits for the writer (or reads
-    // the committed state, in WAL). Either way, never the uncommitted row.
-    expect(seen === undefined || seen === 'waiting').toBe(true);
+    // 'waiting': the reader answered only once the writer had committed
+    const answer = reader.then((r) => (committed ? 'waiting' : r));
+    // PostgreSQL reads the last committed state and never waits for a writer: the writer stays
+    // open until the reader has answered. SQLite reads it on its reading connection while a group
+    // is open, or (a store in memory) waits for the COMMIT: the writer is let go at once. Either
+    // way, never the uncommitted row.
+    if (backend === 'postgres') await answer;
     release();
     await running;
+    const seen = await answer;
+    expect(seen === undefined || seen === 'waiting').toBe(true);
     expect(await reader).toSatisfy((r) => r === undefined || (r as { id: string }).id === 'a');
     expect(await db.get('SELECT id FROM scratch WHERE id = ?', ['a'])).toEqual({ id: 'a' });
   });
@@ -254,8 +262,9 @@ describe(`store contract (${backend})`, () => {
         runs++;
         await q.run('UPDATE scratch SET n = n + 1 WHERE id = ?', [first]);
         if (++arrived === 2) bothIn();
-        // SQLite serializes the two; don't wait for the other there longer than a moment
-        await Promise.race([bothLocked, sleep(300)]);
+        // PostgreSQL runs the two at once: each holds its first row when it asks for the other's.
+        // SQLite runs them one after the other (one writer): the first cannot wait for the second.
+        if (backend === 'postgres') await bothLocked;
         await q.run('UPDATE scratch SET n = n + 1 WHERE id = ?', [second]);
       });
     await Promise.all([crossing('x', 'y'), crossing('y', 'x')]);
@@ -278,7 +287,7 @@ describe(`store contract (${backend})`, () => {
         await q.run('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE');
         const t = await q.get<{ s: number | null }>('SELECT SUM(n) AS s FROM scratch');
         if (++arrived === 2) bothIn();
-        await Promise.race([bothRead, sleep(300)]);
+        await bothRead;
         await q.run('INSERT INTO scratch (id, n) VALUES (?, ?)', [id, (t!.s ?? 0) + 1]);
       });
     await Promise.all([append('a'), append('b')]);
@@ -332,14 +341,24 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
   async function heldGroup(write: (q: Queryable) => Promise<unknown>, failWith?: Error) {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    let opened!: () => void;
+    const open = new Promise<void>((r) => (opened = r));
     const done = db.tx(async (q) => {
       await write(q);
+      opened();
       await gate;
       if (failWith) throw failWith;
     });
-    await sleep(10);
+    await open;
     return { release, done };
   }
+
+  /**
+   * What `p` answers, or 'waiting' when it answered only once a group had committed since
+   * `commits` (the count then): the order of the two tells, not a time limit.
+   */
+  const unlessAfterCommit = <T>(p: Promise<T>, commits: number): Promise<T | 'waiting'> =>
+    p.then((v) => (sq().groups.commits > commits ? 'waiting' : v));
 
   it('transactions queued together share one COMMIT, each resolving only once it is on disk', async () => {
     const Database = (await import('better-sqlite3')).default;
@@ -411,11 +430,13 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
       await q.run("UPDATE scratch SET n = 2 WHERE id = 'kept'");
     }, new Error('rolled back'));
     // the group is open, its writes made: the read does not wait for its COMMIT (the gate is shut)
-    const read = db.all('SELECT id, n FROM scratch ORDER BY id');
-    expect(await Promise.race([read, sleep(500).then(() => 'waiting')])).toEqual([{ id: 'kept', n: 1 }]);
-    expect(await db.get("SELECT id FROM scratch WHERE id = 'dirty'")).toBeUndefined();
+    const commits = sq().groups.commits;
+    const read = unlessAfterCommit(db.all('SELECT id, n FROM scratch ORDER BY id'), commits);
+    const dirty = unlessAfterCommit(db.get("SELECT id FROM scratch WHERE id = 'dirty'"), commits);
     release();
     await expect(failing).rejects.toThrow('rolled back');
+    expect(await read).toEqual([{ id: 'kept', n: 1 }]);
+    expect(await dirty).toBeUndefined();
     expect(await db.all('SELECT id, n FROM scratch ORDER BY id')).toEqual([{ id: 'kept', n: 1 }]);
   });
 
@@ -449,10 +470,12 @@ describe.runIf(backend === 'sqlite')('SQLite group commit', () => {
 
   it('a write through get (UPDATE … RETURNING) issued while a group is open waits for its COMMIT and sees it', async () => {
     const { release, done: open } = await heldGroup((q) => q.run("INSERT INTO scratch (id, n) VALUES ('w', 1)"));
+    const commits = sq().groups.commits;
     const bumped = db.get<{ n: number }>("UPDATE scratch SET n = n + 1 WHERE id = 'w' RETURNING n");
-    expect(await Promise.race([bumped, sleep(100).then(() => 'waiting')])).toBe('waiting');
+    const answered = unlessAfterCommit(bumped, commits);
     release();
     await open;
+    expect(await answered).toBe('waiting');
     expect(await bumped).toEqual({ n: 2 });
   });
 
