@@ -12,7 +12,7 @@ export const isoDate = () => z.iso.date({ error: 'must be a date in the form YYY
  * (input or record) is one of `cents()`, `positiveCents()` or `money()`, and `isMoney` reads the
  * tag back (the CLI's R$ columns and its flags' "in cents" come from it, at build time).
  */
-const CENTS_ERROR = 'must be an integer number of cents';
+const CENTS_ERROR = 'must be a whole number of cents';
 /** A money field of a record: integer cents (may be negative, e.g. a debit). */
 export const money = () => z.int({ error: CENTS_ERROR });
 /** Integer cents; negative amounts are never accepted on input. */

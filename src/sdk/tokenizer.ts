@@ -1,3 +1,4 @@
+import { issuesToDetails, PARSE_OPTIONS } from '../contract/issues.js';
 import { cardInput, type TokenizeResult } from '../contract/resources/tokens.js';
 import { luhnValid } from '../domain/luhn.js';
 import { MpayClient } from './client.js';
@@ -40,12 +41,12 @@ export class Tokenizer {
   }
 
   async tokenize({ card }: { card: CardData }): Promise<TokenizeResult> {
-    const parsed = cardInput.safeParse(card ?? {});
+    const parsed = cardInput.safeParse(card ?? {}, PARSE_OPTIONS);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const field = ['card', ...issue.path.map(String)].join('.');
-      const msg = issue.code === 'invalid_type' && issue.input === undefined ? 'is required' : issue.message;
-      throw new ValidationError(`${field}: ${msg}`, field);
+      // the service's wording for the same mistake (a missing field, a wrong type, a bad value)
+      const details = issuesToDetails(parsed.error.issues, 'card');
+      const first = details[0]!;
+      throw new ValidationError(`${first.field}: ${first.message}`, first.field, details);
     }
     if (!luhnValid(parsed.data.number)) throw new ValidationError('card.number: is not a valid card number (check digit failed)', 'card.number');
     try {

@@ -90,6 +90,13 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     await expect(t.tokenize({ card: { ...card, number: '555555555555' } })).rejects.toMatchObject({ name: 'ValidationError', field: 'card.number' });
     await expect(t.tokenize({ card: { ...card, cvv: '12' } })).rejects.toMatchObject({ field: 'card.cvv' });
     await expect(t.tokenize({ card: { ...card, holderName: '' } })).rejects.toMatchObject({ field: 'card.holderName' });
+    // a wrong type is reported as such (the SDK shares the contract's schemas and their messages)
+    const month = t.tokenize({ card: { ...card, expirationMonth: 12 as unknown as string } });
+    await expect(month).rejects.toMatchObject({ name: 'ValidationError', field: 'card.expirationMonth', message: 'card.expirationMonth: must be a string, 01 to 12, got a number' });
+    await expect(t.tokenize({ card: { ...card, cvv: undefined as unknown as string } })).rejects.toMatchObject({ message: 'card.cvv: is required' });
+    // and the service says the same over the wire
+    const wire = client().callById('apiKeys.create' as OperationId, { body: { name: 42 } });
+    await expect(wire).rejects.toMatchObject({ name: 'ValidationError', field: 'name', message: 'Invalid request body: name: must be a string, got a number' });
     const wrong = new Tokenizer({ publicKey: 'pk_test_unknown', transport: transports[name]!() });
     await expect(wrong.tokenize({ card })).rejects.toBeInstanceOf(AuthenticationError);
     await expect(wrong.tokenize({ card })).rejects.toBeInstanceOf(ApiError);

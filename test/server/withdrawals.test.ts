@@ -162,7 +162,7 @@ describe('POST /v1/withdrawals', () => {
     expect(u.body.details).toContainEqual({ field: 'colour', message: 'is not a known field' });
     const k = await env.call('POST', '/v1/withdrawals', pix({ idempotency_key: undefined }));
     expect(k.status).toBe(400);
-    expect(k.body.details).toContainEqual({ field: 'idempotency_key', message: 'is required' });
+    expect(k.body.details).toContainEqual({ field: 'idempotency_key', message: 'is required: a unique string per withdrawal, e.g. payout-2026-01-31-001' });
     const t = await env.call('POST', '/v1/withdrawals', pix({ type: 'boleto' }));
     expect(t.status).toBe(400);
     expect(t.body.details).toEqual([{ field: 'type', message: 'must be one of: pix, ted, cryptocurrency' }]);

@@ -8,7 +8,7 @@ import { CARD_BRANDS } from '../../domain/brands.js';
  */
 export const cardInput = z.strictObject({
   number: z
-    .string({ error: 'is required and must be a string of digits' })
+    .string({ error: 'must be a string of digits' })
     .transform((v) => v.replace(/[\s-]/g, ''))
     .pipe(
       z
@@ -18,14 +18,14 @@ export const cardInput = z.strictObject({
         .max(19, { error: 'must have at most 19 digits' }),
     ),
   holderName: z
-    .string({ error: 'is required' })
+    .string({ error: 'must be a string' })
     .trim()
     .min(1, { error: 'must not be empty' })
     .max(100, { error: 'must be at most 100 characters' }),
-  expirationMonth: z.string({ error: 'is required' }).regex(/^(0[1-9]|1[0-2])$/, { error: 'must be 01 to 12' }),
-  expirationYear: z.string({ error: 'is required' }).regex(/^\d{4}$/, { error: 'must be 4 digits' }),
+  expirationMonth: z.string({ error: 'must be a string, 01 to 12' }).regex(/^(0[1-9]|1[0-2])$/, { error: 'must be 01 to 12' }),
+  expirationYear: z.string({ error: 'must be a string of 4 digits' }).regex(/^\d{4}$/, { error: 'must be 4 digits' }),
   cvv: z
-    .string({ error: 'is required' })
+    .string({ error: 'must be a string of digits' })
     .regex(/^\d*$/, { error: 'must contain only digits' })
     .min(3, { error: 'must have at least 3 digits' })
     .max(4, { error: 'must have at most 4 digits' }),

@@ -14,7 +14,7 @@ export const URL_MAX = 2048;
 /** An http(s) URL without credentials in it (they would end up in logs and records). */
 export const webhookUrl = () =>
   z
-    .string({ error: 'is required and must be an http(s) URL' })
+    .string({ error: 'must be an http(s) URL' })
     .trim()
     .max(URL_MAX, { error: `must be at most ${URL_MAX} characters` })
     .superRefine((v, ctx) => {
