@@ -102,7 +102,7 @@ _mpay_words() {
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants") words="create --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants create") words="--base-url --color --data-dir --database --help --idempotency-key --jq --json --name --output --production --profile --quiet --verbose --version --yes" ;;
-    "api") words="--auth --base-url --color --data-dir --field --help --idempotency-key --input --jq --json --output --profile --quiet --typed-field --verbose --version --yes" ;;
+    "api") words="--auth --base-url --color --data-dir --field --help --idempotency-key --input --jq --json --output --profile --quiet --raw-field --verbose --version --yes" ;;
     "completion") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles") words="add list remove show use --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles list") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;

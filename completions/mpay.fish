@@ -612,7 +612,7 @@ complete -c mpay -n '__mpay_at '\''api'\''' -l field
 complete -c mpay -n '__mpay_at '\''api'\''' -l input
 complete -c mpay -n '__mpay_at '\''api'\''' -l output
 complete -c mpay -n '__mpay_at '\''api'\''' -l profile
-complete -c mpay -n '__mpay_at '\''api'\''' -l typed-field
+complete -c mpay -n '__mpay_at '\''api'\''' -l raw-field
 complete -c mpay -n '__mpay_at '\''completion'\''' -l color
 complete -c mpay -n '__mpay_at '\''completion'\''' -l output
 complete -c mpay -n '__mpay_at '\''completion'\''' -l profile

@@ -5,22 +5,24 @@ import { exitCodeForStatus, usage } from '../../errors.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { AuthMode } from '../../../sdk/client.js';
 import type { RunEnv } from '../shape.js';
+import { parseFields, queryPairs, typedAlternatives } from './fields.js';
 import type { ApiOptions } from './index.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-function splitField(raw: string, flag: string): [string, string] {
-  const i = raw.indexOf('=');
-  if (i <= 0) throw usage(`${flag} takes key=value, got '${raw}'`);
-  return [raw.slice(0, i), raw.slice(i + 1)];
-}
-
-function typed(v: string): unknown {
-  try {
-    return JSON.parse(v);
-  } catch {
-    return v;
+/** For each -f field the service refused as a string, where -F would have sent the other type. */
+function rawFieldHints(raw: readonly string[], body: unknown): string[] {
+  const details = (body as { details?: { field?: unknown; message?: unknown }[] } | null)?.details;
+  if (!Array.isArray(details)) return [];
+  const typed = typedAlternatives(raw);
+  const out: string[] = [];
+  for (const d of details) {
+    const alt = typeof d.field === 'string' ? typed.get(d.field) : undefined;
+    if (alt && typeof d.message === 'string' && d.message.includes('got a string')) {
+      out.push(`hint: -f/--raw-field sends ${d.field} as a string; -F ${alt.field} (--field) sends it as ${alt.as}, as with gh api`);
+    }
   }
+  return out;
 }
 
 /** `mpay api METHOD PATH`: a raw request; prints the whole envelope; exit code from the status. */
@@ -29,18 +31,21 @@ export async function apiCommand(g: Globals, methodArg: string, path: string, op
   const method = methodArg.toUpperCase();
   if (!METHODS.includes(method)) throw usage(`method must be one of ${METHODS.join(', ')}, got '${methodArg}'`);
   if (!path.startsWith('/')) throw usage(`path must start with /, e.g. /v1/merchant; got '${path}'`);
-  const fields: Record<string, unknown> = {};
-  for (const f of (opts.field as string[] | undefined) ?? []) {
-    const [k, v] = splitField(f, '-f');
-    fields[k] = v;
-  }
-  for (const f of (opts.typedField as string[] | undefined) ?? []) {
-    const [k, v] = splitField(f, '-F');
-    fields[k] = typed(v);
-  }
+  const raw = (opts.rawField as string[] | undefined) ?? [];
+  let stdinUsed = false;
+  const readUserFile = async (name: string): Promise<string> => {
+    if (name === '-') {
+      if (stdinUsed) throw new Error('standard input can be read only once');
+      stdinUsed = true;
+      return io.readStdin();
+    }
+    return readFileSync(resolve(io.cwd, name), 'utf8');
+  };
+  const fields = await parseFields(raw, (opts.field as string[] | undefined) ?? [], readUserFile);
   const sendsBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   let body: Record<string, unknown> | undefined;
   if (typeof opts.input === 'string') {
+    if (opts.input === '-' && stdinUsed) throw usage('--input - and a field @- cannot both read standard input');
     const text = opts.input === '-' ? await io.readStdin() : (() => {
       try {
         return readFileSync(resolve(io.cwd, opts.input as string), 'utf8');
@@ -54,21 +59,25 @@ export async function apiCommand(g: Globals, methodArg: string, path: string, op
       throw usage(`--input is not valid JSON (${(e as Error).message})`);
     }
   }
-  let query: Record<string, string> | undefined;
+  let fullPath = path;
   if (Object.keys(fields).length) {
+    // fields win over the --input file (gh would put them in the query string; mpay's writes take none)
     if (sendsBody) body = { ...(body ?? {}), ...fields };
-    else query = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, String(v)]));
+    else {
+      const qs = new URLSearchParams(queryPairs(fields)).toString();
+      fullPath += (path.includes('?') ? '&' : '?') + qs;
+    }
   }
-  if (body !== undefined && !sendsBody) throw usage(`${method} takes no body; use -f for query parameters`);
+  if (body !== undefined && !sendsBody) throw usage(`${method} takes no body; use -f or -F for query parameters`);
   const target = await (deps.openTarget ?? realOpenTarget)(g, io, { keysOptional: opts.auth === 'none' });
   try {
-    const r = await target.client.raw(method, path, {
+    const r = await target.client.raw(method, fullPath, {
       body,
-      query,
       auth: opts.auth as AuthMode,
       idempotencyKey: g.idempotencyKey,
     });
     io.out((typeof r.body === 'string' ? r.body : JSON.stringify(r.body, null, 2)) + '\n');
+    if (!g.quiet && r.status === 400) for (const line of rawFieldHints(raw, r.body)) io.err(line + '\n');
     return exitCodeForStatus(r.status);
   } finally {
     await target.close();
