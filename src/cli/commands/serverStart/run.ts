@@ -5,7 +5,7 @@ import type { IO } from '../../io.js';
 import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ServerStartOptions } from './index.js';
-import { exitForSignal, onStopSignals } from '../../signals.js';
+import { exitForSignal } from '../../signals.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 import { connectionsRoom, defaultConnectionLimits, openFileLimit, RESERVED_FDS, type ConnectionLimits } from '../../../server/connections.js';
 
@@ -60,7 +60,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const limits = parseConnectionLimits(opts, io.env, defaultConnectionLimits(fdLimit), fdLimit);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');
-  const { listen } = await import('../../../server/http.js');
+  const { serveRuntime } = await import('../../serve.js');
   // one JSON line per request; written once per turn of the event loop, not once per line
   const logLines = lineBuffer((s) => io.err(s));
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: isoNow(), ...entry }));
@@ -71,57 +71,32 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
   }
-  let server;
+  let served;
   try {
-    server = await listen(rt, String(opts.host), port, limits);
+    served = await serveRuntime(rt, {
+      host: String(opts.host),
+      port,
+      limits,
+      keepPublicUrl: !!opts.publicUrl,
+      log,
+      onStopping: (sig) => {
+        logLines.flush();
+        if (!g.quiet) io.err(`${sig}: stopping…\n`);
+      },
+    });
   } catch (e) {
     await rt.close();
-    throw new CliError(`cannot listen on ${opts.host}:${port}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, EXIT.refused);
+    throw e;
   }
-  if (!opts.publicUrl) rt.deps.publicBaseUrl = server.url;
-  const running = server;
-  const runtime = rt;
-  // Background work of server mode: webhook deliveries, and time-based moves (settlements,
-  // expirations, payout progress) for every merchant as they come due.
-  const { DeliveryWorker } = await import('../../../server/webhooks/worker.js');
-  const { runDueWork } = await import('../../../server/due.js');
-  const worker = new DeliveryWorker(rt.deps, { pollMs: 250 });
-  worker.start();
-  rt.deps.onEvent = () => worker.kick();
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    runDueWork(runtime.deps)
-      .catch((e) => log?.({ level: 'error', message: `due work failed: ${(e as Error).message}` }))
-      .finally(() => (sweeping = false));
-  }, 1_000);
-  // Signal handlers go in before the URL is printed: whoever reads the URL may stop us at once.
-  let stoppedBy: string | null = null;
-  const stopped = new Promise<void>((done) => {
-    const unhook = onStopSignals((sig) => void stop(sig));
-    const stop = async (sig: string) => {
-      if (stoppedBy) return;
-      stoppedBy = sig;
-      unhook();
-      logLines.flush();
-      if (!g.quiet) io.err(`${sig}: stopping…\n`);
-      clearInterval(sweeper);
-      await worker.stop();
-      await running.close();
-      while (sweeping) await new Promise((r) => setTimeout(r, 10));
-      await runtime.close();
-      done();
-    };
-  });
-  io.out(server.url + '\n');
+  io.out(served.url + '\n');
   if (!g.quiet) {
     const memoOff = readMemo ? '' : '; charge read memo off';
-    io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${server.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}); Ctrl-C to stop\n`);
+    io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${served.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}); Ctrl-C to stop\n`);
   }
-  await stopped;
+  const sig = await served.stopped;
+  await rt.close();
   logLines.flush();
-  return exitForSignal(stoppedBy);
+  return exitForSignal(sig);
 }
 
 /** The time now (or `now`, in ms) as an ISO 8601 string, for the request log's `ts`. */
