@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -159,7 +159,7 @@ complete -c mpay -n '__mpay_at '\''recipients list'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l submerchant-id
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l type -x -a 'bank_account pix crypto'
-complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list update'
+complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list open update'
 complete -c mpay -n '__mpay_at '\''links'\''' -l color
 complete -c mpay -n '__mpay_at '\''links'\''' -l output
 complete -c mpay -n '__mpay_at '\''links'\''' -l profile
@@ -216,6 +216,11 @@ complete -c mpay -n '__mpay_at '\''links list'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''links list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''links list'\''' -l status -x -a 'active inactive expired exhausted'
 complete -c mpay -n '__mpay_at '\''links list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''links open'\''' -l browser
+complete -c mpay -n '__mpay_at '\''links open'\''' -l color
+complete -c mpay -n '__mpay_at '\''links open'\''' -l output
+complete -c mpay -n '__mpay_at '\''links open'\''' -l port
+complete -c mpay -n '__mpay_at '\''links open'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges'\''' -a 'create get list refund refunds'
 complete -c mpay -n '__mpay_at '\''charges'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges'\''' -l output
@@ -505,7 +510,7 @@ complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l id
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l save-answers
-complete -c mpay -n '__mpay_at '\''files'\''' -a 'download'
+complete -c mpay -n '__mpay_at '\''files'\''' -a 'download open'
 complete -c mpay -n '__mpay_at '\''files'\''' -l color
 complete -c mpay -n '__mpay_at '\''files'\''' -l output
 complete -c mpay -n '__mpay_at '\''files'\''' -l profile
@@ -513,6 +518,11 @@ complete -c mpay -n '__mpay_at '\''files download'\''' -l color
 complete -c mpay -n '__mpay_at '\''files download'\''' -l out
 complete -c mpay -n '__mpay_at '\''files download'\''' -l output
 complete -c mpay -n '__mpay_at '\''files download'\''' -l profile
+complete -c mpay -n '__mpay_at '\''files open'\''' -l browser
+complete -c mpay -n '__mpay_at '\''files open'\''' -l color
+complete -c mpay -n '__mpay_at '\''files open'\''' -l output
+complete -c mpay -n '__mpay_at '\''files open'\''' -l port
+complete -c mpay -n '__mpay_at '\''files open'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -a 'create delete get list listen logs retry rotate-secret update'
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output

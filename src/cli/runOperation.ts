@@ -5,9 +5,10 @@ import type { FlagSpec, OperationSpec } from './spec/types.js';
 import { CliError, EXIT, reportError, usage } from './errors.js';
 import { IRREVERSIBLE, confirmOrCancel, mayConfirm, noteSecretsShownOnce } from './confirm.js';
 import type { IO } from './io.js';
-import { painter, printData, resolveFormat, type PrintOptions } from './output.js';
+import { painter, printData, resolveFormat, type Format, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 import { fileForm, fileProgress } from './multipart.js';
+import { embeddedUrlNotes } from './embeddedUrls.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -226,6 +227,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
       }
       if (progress) io.err('\n');
       if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+      noteEmbeddedUrls(inv, target, format, all);
       return EXIT.ok;
     }
     if (spec.raw) return await download(inv, target, req.params);
@@ -233,6 +235,7 @@ export async function runOperation(inv: Invocation): Promise<number> {
     if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     noteSecretsShownOnce(io, g.quiet, r.data);
+    noteEmbeddedUrls(inv, target, format, r.data);
     if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
       io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);
     }
@@ -242,6 +245,12 @@ export async function runOperation(inv: Invocation): Promise<number> {
   } finally {
     await target?.close();
   }
+}
+
+/** Under a table of the embedded sandbox, how to serve the links it shows (JSON output is left as it is). */
+function noteEmbeddedUrls(inv: Invocation, target: Target, format: Format, data: unknown): void {
+  if (target.kind !== 'embedded' || format !== 'table' || inv.globals.quiet) return;
+  for (const line of embeddedUrlNotes(data)) inv.io.err(line + '\n');
 }
 
 async function download(inv: Invocation, target: Target, params: Record<string, string>): Promise<number> {

@@ -17,6 +17,7 @@ import { register as registerSandboxValues } from './sandboxValues/index.js';
 import { register as registerSmoke } from './smoke/index.js';
 import { register as registerOnboard } from './onboard/index.js';
 import { register as registerWebhooksListen } from './webhooksListen/index.js';
+import { register as registerOpen } from './open/index.js';
 
 export function registerCommands(program: Command, deps: CliDeps): void {
   registerServerStart(program, deps);
@@ -76,4 +77,6 @@ export function registerCommands(program: Command, deps: CliDeps): void {
   registerWebhooksListen(program, deps);
 
   registerOnboard(program, deps);
+
+  registerOpen(program, deps);
 }

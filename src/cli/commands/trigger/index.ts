@@ -66,7 +66,10 @@ export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
       throw e;
     }
     if (!g.quiet) io.err(`Triggered ${event}\n`);
-    if (format === 'table') await printData(io, maker.made, { format, paint, columns: ['kind', 'id', 'detail'] });
+    if (format === 'table') {
+      await printData(io, maker.made, { format, paint, columns: ['kind', 'id', 'detail'] });
+      if (target.kind === 'embedded' && !g.quiet) for (const line of (await import('../../embeddedUrls.js')).embeddedUrlNotes(maker.made)) io.err(line + '\n');
+    }
     else await printData(io, { event, created: maker.made }, { format, paint });
     return EXIT.ok;
   } finally {
