@@ -29,11 +29,3 @@ export function isRealDate(value: string): boolean {
   const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
   return d.toISOString().slice(0, 10) === value;
 }
-
-/** Why a birth date is refused (not a real date, in the future of `today`, before 1900), or null. */
-export function birthDateProblem(value: string, today: Date): string | null {
-  if (!isRealDate(value)) return 'must be a real calendar date in the form YYYY-MM-DD';
-  if (value > today.toISOString().slice(0, 10)) return 'must not be in the future';
-  if (value < '1900-01-01') return 'must be on or after 1900-01-01';
-  return null;
-}

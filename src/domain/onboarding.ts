@@ -1,8 +1,95 @@
 /**
  * Onboarding rules that need no storage: which document types each entity type may send,
- * which are required, and what is still missing for a submerchant to go under review.
+ * which are required, what is still missing for a submerchant to go under review, which fields
+ * a review freezes, and who is old enough (birth dates on the São Paulo calendar).
  */
+import { isRealDate } from './brazil.js';
+import { localDate } from './calendar.js';
+
 export type EntityType = 'pf' | 'pj';
+
+// ---------------------------------------------------------------------------------------------
+// Birth dates and age
+
+/** A person (a pf submerchant, a pf partner) must be of age: 18 (Código Civil, art. 5). */
+export const ADULT_AGE = 18;
+
+const ymd = (v: string): [number, number, number] => v.split('-').map(Number) as [number, number, number];
+const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+
+/**
+ * The day `years` after `birth` (YYYY-MM-DD). A 29 February birthday falls on 1 March in a
+ * common year: a period of years ends on the day of the same number, or the next one when the
+ * month has none (Código Civil, art. 132 §3).
+ */
+export function anniversary(birth: string, years: number): string {
+  const [y, m, d] = ymd(birth);
+  const year = y + years;
+  const [mm, dd] = m === 2 && d === 29 && !isLeap(year) ? [3, 1] : [m, d];
+  return `${String(year).padStart(4, '0')}-${String(mm).padStart(2, '0')}-${String(dd).padStart(2, '0')}`;
+}
+
+/** Whole years of age on `day` of someone born on `birth` (both YYYY-MM-DD). */
+export function ageOn(birth: string, day: string): number {
+  let age = ymd(day)[0] - ymd(birth)[0];
+  if (anniversary(birth, age) > day) age--;
+  return age;
+}
+
+export type BirthDateProblem =
+  | { kind: 'not_a_date' }
+  | { kind: 'before_1900' }
+  | { kind: 'future'; today: string }
+  | { kind: 'under_age'; age: number; today: string; adultOn: string };
+
+/**
+ * What is wrong with a birth date (YYYY-MM-DD) at the instant `now`, judged on the calendar of
+ * São Paulo (where the merchant's day is): not a real date, before 1900, after today, or (for
+ * `adult`) less than ADULT_AGE years ago. Null when it is fine. The service words it in
+ * English with ISO dates (`birthDateProblem`); the CLI's wizard in the user's language and in
+ * the form it asked for (DD/MM/AAAA).
+ */
+export function checkBirthDate(value: string, now: Date, o: { adult: boolean } = { adult: true }): BirthDateProblem | null {
+  if (!isRealDate(value)) return { kind: 'not_a_date' };
+  if (value < '1900-01-01') return { kind: 'before_1900' };
+  const today = localDate(now);
+  if (value > today) return { kind: 'future', today };
+  if (o.adult) {
+    const age = ageOn(value, today);
+    if (age < ADULT_AGE) return { kind: 'under_age', age, today, adultOn: anniversary(value, ADULT_AGE) };
+  }
+  return null;
+}
+
+/** The service's message for a birth date's problem, or null. */
+export function birthDateProblem(value: string, now: Date, o: { adult: boolean } = { adult: true }): string | null {
+  const p = checkBirthDate(value, now, o);
+  switch (p?.kind) {
+    case undefined:
+      return null;
+    case 'not_a_date':
+      return 'must be a real calendar date in the form YYYY-MM-DD';
+    case 'before_1900':
+      return 'must be on or after 1900-01-01';
+    case 'future':
+      return 'must not be in the future';
+    case 'under_age':
+      return `must be at least ${ADULT_AGE} years ago: a person born on ${value} is ${p.age} on ${p.today} (today in São Paulo) and turns ${ADULT_AGE} on ${p.adultOn}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corrections
+
+/**
+ * The fields a review checks against the documents (identity, registry data): while a
+ * submerchant is under_review they cannot change (PATCH /v1/submerchants/{id} answers 409
+ * invalid_state naming them); the others (contact, descriptor, sales figures) can.
+ */
+export const UNDER_REVIEW_FIELDS = ['tax_id', 'legal_name', 'trade_name', 'birth_date', 'mother_name', 'cnaes'] as const;
+
+/** The statuses in which a submerchant's data can be corrected. */
+export const CORRECTABLE_STATUSES = ['pending', 'under_review'] as const;
 
 export const COMPANY_DOCUMENT_TYPES = ['social_contract', 'contract_amendment', 'cnpj_card', 'proof_of_residence_company'] as const;
 export const PERSON_DOCUMENT_TYPES = ['front_id', 'back_id', 'selfie_with_id', 'proof_of_residence'] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { taxIdProblem } from '../../src/domain/taxid.js';
-import { birthDateProblem } from '../../src/domain/brazil.js';
+import { ageOn, anniversary, birthDateProblem, checkBirthDate } from '../../src/domain/onboarding.js';
 
 describe('taxIdProblem: the messages the server answers and the onboarding wizard shows', () => {
   it('accepts a CPF for pf and a CNPJ (numeric or alphanumeric) for pj', () => {
@@ -23,9 +23,25 @@ describe('taxIdProblem: the messages the server answers and the onboarding wizar
 
 describe('birthDateProblem', () => {
   const today = new Date('2026-03-01T12:00:00Z');
-  it('accepts a real past date and today', () => {
+  it('accepts a real past date, and today when age does not matter', () => {
     expect(birthDateProblem('1985-04-12', today)).toBeNull();
-    expect(birthDateProblem('2026-03-01', today)).toBeNull();
+    expect(birthDateProblem('2026-03-01', today, { adult: false })).toBeNull();
+  });
+  it('a person must be 18 on the São Paulo date; 29 February turns a year older on 1 March', () => {
+    expect(ageOn('2008-03-01', '2026-03-01')).toBe(18);
+    expect(ageOn('2008-03-02', '2026-03-01')).toBe(17);
+    expect(ageOn('2008-02-29', '2026-02-28')).toBe(17);
+    expect(ageOn('2008-02-29', '2026-03-01')).toBe(18);
+    expect(ageOn('2008-02-29', '2028-02-29')).toBe(20);
+    expect(anniversary('2008-02-29', 18)).toBe('2026-03-01');
+    expect(birthDateProblem('2008-03-01', today)).toBeNull();
+    expect(checkBirthDate('2008-03-02', today)).toEqual({ kind: 'under_age', age: 17, today: '2026-03-01', adultOn: '2026-03-02' });
+    // 01:00 UTC on 2 March is still 1 March in São Paulo (UTC−3)
+    expect(checkBirthDate('2008-03-02', new Date('2026-03-02T01:00:00Z'))).toMatchObject({ kind: 'under_age', today: '2026-03-01' });
+    expect(checkBirthDate('2008-03-02', new Date('2026-03-02T03:00:00Z'))).toBeNull();
+    expect(birthDateProblem('2010-05-03', today)).toBe(
+      'must be at least 18 years ago: a person born on 2010-05-03 is 15 on 2026-03-01 (today in São Paulo) and turns 18 on 2028-05-03',
+    );
   });
   it('refuses an impossible date, a future one and one before 1900', () => {
     expect(birthDateProblem('2023-02-29', today)).toMatch(/real calendar date/);

@@ -6,7 +6,8 @@
 import type * as z from 'zod';
 import type { BodyOf } from '../../contract/endpoint.js';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
-import { birthDateProblem, normalizeTaxId, UFS } from '../../domain/brazil.js';
+import { normalizeTaxId, UFS } from '../../domain/brazil.js';
+import { birthDateProblem } from '../../domain/onboarding.js';
 import { parseBRL } from '../../domain/money.js';
 import type { EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';

@@ -7,10 +7,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
-import { birthDateProblem } from '../../domain/brazil.js';
 import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
 import { transition } from '../../store/transition.js';
-import { allowedDocumentTypes, type EntityType } from '../../domain/onboarding.js';
+import { allowedDocumentTypes, birthDateProblem, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 import { UniqueViolation, type Queryable } from '../../store/db.js';
 import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
@@ -49,7 +48,7 @@ export function checkTaxId(field: string, value: string, entity: EntityType): vo
   if (problem) throw invalid(field, problem);
 }
 
-/** A birth date that exists and is not after today on the merchant's clock. */
+/** A birth date that exists, is not after today and is 18 years ago (São Paulo dates, the merchant's clock). */
 function checkBirthDate(field: string, value: string | null | undefined, now: Date): void {
   if (value === null || value === undefined) return;
   const problem = birthDateProblem(value, now);
