@@ -70,10 +70,12 @@ _mpay_words() {
     "wallets list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --owner-id --owner-type --page --per-page --profile --quiet --verbose --version --yes" ;;
     "wallets entries") words="--all --base-url --color --data-dir --direction --end-date --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --reference-type --start-date --verbose --version --yes" ;;
     "wallets statement") words="--base-url --color --data-dir --end-date --help --idempotency-key --jq --json --output --profile --quiet --start-date --verbose --version --yes" ;;
-    "submerchants") words="addresses create docs get list onboard partners requirements upload --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "submerchants") words="addresses changes create docs get list onboard partners requirements update upload --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants create") words="--average-ticket --base-url --birth-date --business-type --cnaes --color --data-dir --description --email --entity-type --help --idempotency-key --input --jq --json --legal-name --mcc --monthly-revenue --mother-name --output --phone --product-categories --profile --quiet --soft-descriptor --tax-id --trade-name --verbose --version --website --yes" ;;
     "submerchants get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants list") words="--all --base-url --color --data-dir --entity-type --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --status --tax-id --verbose --version --yes" ;;
+    "submerchants update") words="--average-ticket --base-url --birth-date --business-type --cnaes --color --data-dir --description --email --help --idempotency-key --input --jq --json --legal-name --mcc --monthly-revenue --mother-name --output --phone --product-categories --profile --quiet --soft-descriptor --tax-id --trade-name --verbose --version --website --yes" ;;
+    "submerchants changes") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
     "submerchants addresses") words="add list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants addresses add") words="--base-url --city --color --complement --country --data-dir --help --idempotency-key --input --is-primary --jq --json --neighborhood --number --output --profile --quiet --state --street --type --verbose --version --yes --zip-code" ;;
     "submerchants addresses list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
@@ -165,6 +167,7 @@ _mpay_values() {
     'submerchants create|--business-type') words='physical digital' ;;
     'submerchants list|--status') words='pending under_review approved rejected' ;;
     'submerchants list|--entity-type') words='pf pj' ;;
+    'submerchants update|--business-type') words='physical digital' ;;
     'submerchants addresses add|--type') words='billing business mailing' ;;
     'submerchants addresses add|--country') words='BR' ;;
     'submerchants partners add|--entity-type') words='pf pj' ;;

@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url
 complete -c mpay -l color -x -a 'auto always never'
@@ -380,7 +380,7 @@ complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l end-date
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l output
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l start-date
-complete -c mpay -n '__mpay_at '\''submerchants'\''' -a 'addresses create docs get list onboard partners requirements upload'
+complete -c mpay -n '__mpay_at '\''submerchants'\''' -a 'addresses changes create docs get list onboard partners requirements update upload'
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l profile
@@ -418,6 +418,33 @@ complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l status -x -a 'pending under_review approved rejected'
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l tax-id
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l average-ticket
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l birth-date
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l business-type -x -a 'physical digital'
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l cnaes
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l color
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l description
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l email
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l input
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l legal-name
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mcc
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l monthly-revenue
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mother-name
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l output
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l phone
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l product-categories
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l profile
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l soft-descriptor
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l tax-id
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l trade-name
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l website
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l all
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l color
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l output
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l page
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -a 'add list'
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -l output

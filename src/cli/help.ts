@@ -164,6 +164,7 @@ export function flagDescription(f: FlagSpec): string {
   if (f.choices) facts.push(`one of: ${f.choices.join(', ')}`);
   if (f.type === 'string[]') facts.push('repeatable or comma-separated');
   if (f.type === 'boolean') facts.push('true or false');
+  if (f.nullable) facts.push('null clears it');
   if (f.default !== undefined && !/default/.test(what)) facts.push(`default ${typeof f.default === 'string' ? f.default : JSON.stringify(f.default)}`);
   if (f.required) facts.push('required');
   return facts.length ? `${what} (${facts.join('; ')})` : what;

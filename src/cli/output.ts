@@ -66,10 +66,16 @@ export function cell(key: string, v: unknown, paint: Painter, money: readonly st
   if (key === 'outcome' && typeof v === 'string') return v.startsWith('failed') ? paint.red(v) : paint.green(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
   if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
+  if (Array.isArray(v) && v.length && v.every(isFieldChange)) return v.map((c) => `${c.field}: ${changeValue(c.from)} → ${changeValue(c.to)}`).join('\n');
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
+
+/** An entry of a correction's `changes` (GET /v1/submerchants/{id}/changes): one line each in a table. */
+const isFieldChange = (x: unknown): x is { field: string; from: unknown; to: unknown } =>
+  !!x && typeof x === 'object' && typeof (x as { field?: unknown }).field === 'string' && 'from' in x && 'to' in x && Object.keys(x).length === 3;
+const changeValue = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : JSON.stringify(v));
 
 export interface PrintOptions {
   columns?: readonly string[];

@@ -43,6 +43,7 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
     return items;
   }
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+  if (f.nullable && v === 'null') return null;
   if (f.type === 'boolean') {
     if (v === true || v === undefined) return true;
     const s = String(v).toLowerCase();

@@ -17,6 +17,7 @@ export const TABLES: Record<string, readonly string[]> = {
   'withdrawals.list': ['id', 'status', 'amount', 'type', 'created_at', 'netAmount', 'fee', 'submerchant_id'],
   'paymentLinks.list': ['id', 'title', 'status', 'amount', 'checkout_url', 'expires_at', 'current_uses', 'max_uses'],
   'submerchants.list': ['id', 'trade_name', 'status', 'tax_id', 'entity_type', 'created_at'],
+  'submerchants.changes.list': ['created_at', 'changes', 'status', 'changed_by'],
   'webhookEndpoints.list': ['id', 'url', 'status', 'events', 'created_at', 'has_secret'],
   'webhookDeliveryLogs.list': ['id', 'event_name', 'status', 'response_status_code', 'created_at', 'attempt', 'next_retry_at', 'max_attempts'],
   'apiKeys.list': ['id', 'name', 'public_key', 'is_active', 'created_at', 'allowed_ips'],
@@ -37,7 +38,7 @@ export const NESTED_ORDER: Record<string, readonly string[]> = {
 /** Prose: wrapped at spaces, and long words broken, to fit. */
 const PROSE = new Set([
   'description', 'message', 'detail', 'title', 'failure_reason', 'review_notes', 'legal_name', 'trade_name', 'name',
-  'street', 'events', 'allowed_ips', 'creates', 'notes',
+  'street', 'events', 'allowed_ips', 'creates', 'notes', 'changes',
 ]);
 /** Values to copy that contain spaces (commands): wrapped at their spaces only, never cut. */
 const COPY_WRAP = new Set(['value', 'outcome']);

@@ -85,6 +85,7 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
   };
   const bodyFor: Record<string, unknown> = {
     'paymentLinks.update': { title: 'Roubado' },
+    'submerchants.update': { email: 'roubado@example.com' },
     'submerchants.addresses.create': addressBody(),
     'submerchants.partners.create': partnerBody(),
     'submerchants.documents.create': docBody('cnpj_card'),
@@ -131,4 +132,6 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
   expect((await env.call('GET', `/v1/payment-links/${link.id}`)).body.data.title).toBe('Camiseta azul');
   expect((await env.call('GET', `/v1/postbacks/endpoints/${hook.id}`)).body.data.status).not.toBe('disabled');
   expect((await env.call('GET', `/v1/submerchants/${sub.id}/addresses`)).body.data).toHaveLength(1);
+  expect((await env.call('GET', `/v1/submerchants/${sub.id}`)).body.data.email).not.toBe('roubado@example.com');
+  expect((await env.call('GET', `/v1/submerchants/${sub.id}/changes`)).body.data).toEqual([]);
 }, 60_000);

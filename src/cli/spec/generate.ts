@@ -83,9 +83,13 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
     for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out);
     return;
   }
-  const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : s;
+  // a nullable field (`anyOf: [T, null]`) is a flag of type T whose value `null` clears it
+  const notNull = s.anyOf?.filter((x) => x.type !== 'null');
+  const nullable = s.anyOf?.length === 2 && notNull?.length === 1;
+  const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullable ? notNull![0]! : s;
   const { type, choices } = typeOf(leaf);
   const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description ?? leaf.description };
+  if (nullable && type !== 'json') f.nullable = true;
   if (leaf['x-unit']) f.unit = leaf['x-unit'];
   // ranges worth checking locally (not the ±2^53 every integer carries)
   if (typeof leaf.minimum === 'number' && Math.abs(leaf.minimum) < Number.MAX_SAFE_INTEGER) f.minimum = leaf.minimum;

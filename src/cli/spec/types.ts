@@ -22,6 +22,8 @@ export interface FlagSpec {
   maxLength?: number;
   /** the contract's default, when it has one */
   default?: unknown;
+  /** the field takes null: the value `null` sends it (clears the field) */
+  nullable?: boolean;
 }
 
 /** The pagination of a list: ranges and default, from the contract. */

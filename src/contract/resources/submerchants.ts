@@ -97,30 +97,58 @@ const cnaeInput = z.strictObject({
   is_primary: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
+/** The submerchant's own fields as requests take them: required at creation, optional in a correction. */
+const sub = {
+  trade_name: () => nonEmpty(100),
+  legal_name: () => nonEmpty(150),
+  soft_descriptor: () =>
+    z
+      .string({ error: 'must be a string' })
+      .trim()
+      .regex(/^[A-Za-z0-9 .*-]{1,22}$/, { error: 'must be 1 to 22 letters, digits, spaces or . * -' }),
+  mother_name: () => nonEmpty(150),
+  mcc: () => z.string({ error: 'must be a string' }).regex(/^\d{4}$/, { error: 'must be a 4-digit merchant category code, e.g. 5411' }),
+  cnaes: () => z.array(cnaeInput).max(20, { error: 'must have at most 20 entries' }),
+  website: () => z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(255),
+  description: () => nonEmpty(500),
+  business_type: () => z.enum(BUSINESS_TYPES, { error: `must be one of: ${BUSINESS_TYPES.join(', ')}` }),
+  product_categories: () => z.array(nonEmpty(60)).max(20, { error: 'must have at most 20 entries' }),
+};
+
+/** One primary CNAE, none listed twice. */
+function checkCnaes(cnaes: readonly { code: string; is_primary?: boolean }[] | undefined, ctx: z.RefinementCtx): void {
+  if (!cnaes?.length) return;
+  const primaries = cnaes.filter((c) => c.is_primary === true).length;
+  if (primaries !== 1) {
+    ctx.addIssue({ code: 'custom', path: ['cnaes'], message: `exactly one entry must have is_primary true (found ${primaries})` });
+  }
+  const seen = new Set<string>();
+  cnaes.forEach((c, i) => {
+    if (seen.has(c.code)) ctx.addIssue({ code: 'custom', path: ['cnaes', i, 'code'], message: `${c.code} is listed twice` });
+    seen.add(c.code);
+  });
+}
+
 export const submerchantCreate = z
   .strictObject({
-    trade_name: nonEmpty(100),
-    legal_name: nonEmpty(150),
+    trade_name: sub.trade_name(),
+    legal_name: sub.legal_name(),
     tax_id: taxIdInput(),
     email: email(),
     entity_type: entityType().default('pj'),
-    soft_descriptor: z
-      .string({ error: 'must be a string' })
-      .trim()
-      .regex(/^[A-Za-z0-9 .*-]{1,22}$/, { error: 'must be 1 to 22 letters, digits, spaces or . * -' })
-      .optional(),
+    soft_descriptor: sub.soft_descriptor().optional(),
     birth_date: birthDate().optional(),
-    mother_name: optText(150),
+    mother_name: sub.mother_name().optional(),
     average_ticket: cents().optional(),
     monthly_revenue: cents().optional(),
-    mcc: z.string({ error: 'must be a string' }).regex(/^\d{4}$/, { error: 'must be a 4-digit merchant category code, e.g. 5411' }).optional(),
-    cnaes: z.array(cnaeInput).max(20, { error: 'must have at most 20 entries' }).optional(),
+    mcc: sub.mcc().optional(),
+    cnaes: sub.cnaes().optional(),
     // extensions: the record's other fields may be set at creation too
     phone: phone().optional(),
-    website: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(255).optional(),
-    description: optText(500),
-    business_type: z.enum(BUSINESS_TYPES, { error: `must be one of: ${BUSINESS_TYPES.join(', ')}` }).optional(),
-    product_categories: z.array(nonEmpty(60)).max(20, { error: 'must have at most 20 entries' }).optional(),
+    website: sub.website().optional(),
+    description: sub.description().optional(),
+    business_type: sub.business_type().optional(),
+    product_categories: sub.product_categories().optional(),
   })
   .superRefine((v, ctx) => {
     if (v.entity_type === 'pj') {
@@ -128,18 +156,54 @@ export const submerchantCreate = z
         if (v[f] !== undefined) ctx.addIssue({ code: 'custom', path: [f], message: 'is only for entity_type pf (an individual)' });
       }
     }
-    if (v.cnaes?.length) {
-      const primaries = v.cnaes.filter((c) => c.is_primary === true).length;
-      if (primaries !== 1) {
-        ctx.addIssue({ code: 'custom', path: ['cnaes'], message: `exactly one entry must have is_primary true (found ${primaries})` });
-      }
-      const seen = new Set<string>();
-      v.cnaes.forEach((c, i) => {
-        if (seen.has(c.code)) ctx.addIssue({ code: 'custom', path: ['cnaes', i, 'code'], message: `${c.code} is listed twice` });
-        seen.add(c.code);
-      });
-    }
+    checkCnaes(v.cnaes, ctx);
   });
+
+/**
+ * A correction (PATCH): any field of the creation but entity_type; null clears an optional one.
+ * The service refuses, with 409 invalid_state, a change to a field under review.
+ */
+export const submerchantUpdate = z
+  .strictObject({
+    trade_name: sub.trade_name().optional(),
+    legal_name: sub.legal_name().optional(),
+    tax_id: taxIdInput().optional(),
+    email: email().optional(),
+    soft_descriptor: sub.soft_descriptor().nullable().optional(),
+    birth_date: birthDate().nullable().optional(),
+    mother_name: sub.mother_name().nullable().optional(),
+    average_ticket: cents().nullable().optional(),
+    monthly_revenue: cents().nullable().optional(),
+    mcc: sub.mcc().nullable().optional(),
+    cnaes: sub.cnaes().optional().describe('the whole list; [] clears it'),
+    phone: phone().nullable().optional(),
+    website: sub.website().nullable().optional(),
+    description: sub.description().nullable().optional(),
+    business_type: sub.business_type().nullable().optional(),
+    product_categories: sub.product_categories().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (Object.keys(v).length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });
+    checkCnaes(v.cnaes ?? undefined, ctx);
+  });
+export type SubmerchantUpdate = z.output<typeof submerchantUpdate>;
+
+/** One correction of a submerchant: the fields it changed, each from its old value to its new one. */
+export const submerchantChange = z.object({
+  id: uuid(),
+  submerchant_id: uuid(),
+  status: z.enum(SUBMERCHANT_STATUSES).describe("the submerchant's status when it was corrected"),
+  changes: z.array(
+    z.object({
+      field: z.string(),
+      from: z.unknown().describe('the value before, as the submerchant record shows it'),
+      to: z.unknown().describe('the value after'),
+    }),
+  ),
+  changed_by: z.string().nullable().describe('the id of the API key that made the correction'),
+  created_at: timestamp(),
+});
+export type SubmerchantChange = z.infer<typeof submerchantChange>;
 
 export const submerchantListQuery = listQuery({
   status: qEnum(SUBMERCHANT_STATUSES).optional(),
@@ -400,6 +464,40 @@ export const submerchantEndpoints = [
     message: 'Submerchants retrieved',
     tag: 'Submerchants',
     cli: { command: ['submerchants', 'list'], example: 'mpay submerchants list --status pending --entity-type pj', columns: [...SUB_COLUMNS] },
+  }),
+  endpoint({
+    id: 'submerchants.update',
+    method: 'PATCH',
+    path: '/v1/submerchants/{id}',
+    summary: 'Correct a pending or under_review submerchant (the fields under review cannot change); each change is recorded',
+    auth: 'secret',
+    body: submerchantUpdate,
+    response: submerchant,
+    status: 200,
+    message: 'Submerchant updated',
+    tag: 'Submerchants',
+    cli: {
+      command: ['submerchants', 'update'],
+      example: `mpay submerchants update ${EXAMPLE_ID} --legal-name "Padaria Boa LTDA" --email financeiro@padariaboa.com.br`,
+      columns: [...SUB_COLUMNS, 'email', 'updated_at'],
+    },
+  }),
+  endpoint({
+    id: 'submerchants.changes.list',
+    method: 'GET',
+    path: '/v1/submerchants/{id}/changes',
+    summary: "The corrections made to a submerchant (PATCH), newest first: each field's old and new value",
+    auth: 'secret',
+    query: listQuery({}),
+    response: submerchantChange,
+    list: true,
+    message: 'Changes retrieved',
+    tag: 'Submerchants',
+    cli: {
+      command: ['submerchants', 'changes'],
+      example: `mpay submerchants changes ${EXAMPLE_ID}`,
+      columns: ['created_at', 'status', 'changes', 'changed_by'],
+    },
   }),
   endpoint({
     id: 'submerchants.addresses.create',

@@ -5,6 +5,7 @@ import {
   addDocument,
   createSubmerchant,
   getSubmerchant,
+  listSubmerchantChanges,
   listAddresses,
   listDocuments,
   listPartners,
@@ -13,6 +14,7 @@ import {
   reviewSubmerchant,
   storeUpload,
   submerchantRequirements,
+  updateSubmerchant,
   upsertPartner,
 } from '../services/submerchants.js';
 
@@ -20,6 +22,12 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'submerchants.create': (ctx, { body }) => createSubmerchant(ctx, body),
   'submerchants.get': (ctx, { params }) => getSubmerchant(ctx, params.id),
   'submerchants.list': (ctx, { query, page }) => listSubmerchants(ctx, query, page),
+  'submerchants.update': async (ctx, { params, body }) => {
+    const { record, changed } = await updateSubmerchant(ctx, params.id, body, ctx.apiKeyId);
+    if (!changed) ctx.message = 'Submerchant unchanged';
+    return record;
+  },
+  'submerchants.changes.list': (ctx, { params, page }) => listSubmerchantChanges(ctx, params.id, page),
 
   'submerchants.addresses.create': (ctx, { params, body }) => addAddress(ctx, params.id, body),
   'submerchants.addresses.list': (ctx, { params, page }) => listAddresses(ctx, params.id, page),

@@ -6,12 +6,12 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
-import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
+import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantChange, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
 import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
 import { transition } from '../../store/transition.js';
-import { allowedDocumentTypes, birthDateProblem, type EntityType } from '../../domain/onboarding.js';
+import { allowedDocumentTypes, birthDateProblem, CORRECTABLE_STATUSES, UNDER_REVIEW_FIELDS, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
-import { UniqueViolation, type Queryable } from '../../store/db.js';
+import { json, UniqueViolation, type Queryable, type SqlValue } from '../../store/db.js';
 import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
@@ -159,6 +159,110 @@ export function listSubmerchants(ctx: ServiceContext, query: QueryFor<'submercha
     order: 's.created_at DESC, s.id DESC',
     page,
     map: toSubmerchant,
+  });
+}
+
+/** A request value of a correction in the record's form (cents as decimal strings, CNAEs whole). */
+function recordValueOf(field: string, v: unknown): unknown {
+  if (v === null || v === undefined) return null;
+  if (field === 'average_ticket' || field === 'monthly_revenue') return String(v);
+  if (field === 'cnaes') return (v as { code: string; description?: string; is_primary?: boolean }[]).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
+  return v;
+}
+
+/** The column value of a record value. */
+function columnValueOf(field: string, v: unknown): SqlValue {
+  if (v === null) return null;
+  if (field === 'average_ticket' || field === 'monthly_revenue') return Number(v);
+  if (field === 'cnaes' || field === 'product_categories') return JSON.stringify(v);
+  return v as SqlValue;
+}
+
+/**
+ * Corrects a pending or under_review submerchant (`changedBy`: the API key). Only the fields
+ * whose value differs count as changes; none → `changed: false`, nothing written. While under
+ * review, a change to one of UNDER_REVIEW_FIELDS is 409 invalid_state naming them all. The
+ * update and its row in submerchant_changes are one transaction.
+ */
+export async function updateSubmerchant(
+  ctx: ServiceContext,
+  id: string,
+  b: BodyFor<'submerchants.update'>,
+  changedBy: string | null,
+): Promise<{ record: Submerchant; changed: boolean }> {
+  const { now } = stamp(ctx);
+  const ts = now.toISOString();
+  return ctx.db.tx(async (q) => {
+    // a new tax_id is checked for duplicates under the merchant's lock, as at creation
+    if (b.tax_id !== undefined) await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    const row = await loadSubmerchant(q, ctx.merchantId, id, true);
+    if (!(CORRECTABLE_STATUSES as readonly string[]).includes(row.status)) {
+      throw new ApiError('invalid_state', `The submerchant is ${row.status}: only a ${CORRECTABLE_STATUSES.join(' or ')} submerchant can be corrected`);
+    }
+    const before = toSubmerchant(row) as unknown as Record<string, unknown>;
+    const asked = b as Record<string, unknown>;
+    const changes = Object.keys(before)
+      .filter((f) => asked[f] !== undefined)
+      .map((f) => ({ field: f, from: before[f], to: recordValueOf(f, asked[f]) }))
+      .filter((c) => JSON.stringify(c.from) !== JSON.stringify(c.to));
+    const changing = (f: string) => changes.some((c) => c.field === f);
+    if (row.entity_type === 'pj') {
+      for (const f of ['birth_date', 'mother_name'] as const) if (changing(f) && b[f] !== null) throw invalid(f, 'is only for entity_type pf (an individual)');
+    }
+    if (changing('tax_id')) checkTaxId('tax_id', b.tax_id!, row.entity_type);
+    if (changing('birth_date')) checkBirthDate('birth_date', b.birth_date, now);
+    if (row.status === 'under_review') {
+      const frozen = changes.filter((c) => (UNDER_REVIEW_FIELDS as readonly string[]).includes(c.field)).map((c) => c.field);
+      if (frozen.length) {
+        throw new ApiError(
+          'invalid_state',
+          `${frozen.join(', ')}: the submerchant is under_review and these fields are being reviewed; they cannot change until the review ends (the others can)`,
+          frozen.map((field) => ({ field, message: 'is under review: it cannot change until the review ends' })),
+        );
+      }
+    }
+    if (!changes.length) return { record: toSubmerchant(row), changed: false };
+    if (changing('tax_id')) {
+      const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ? AND id <> ?', [ctx.merchantId, b.tax_id!, row.id]);
+      if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
+    }
+    // the column names come from the record's own keys (toSubmerchant), never from the request
+    await q.run(`UPDATE submerchants SET ${changes.map((c) => `${c.field} = ?`).join(', ')}, updated_at = ? WHERE id = ?`, [
+      ...changes.map((c) => columnValueOf(c.field, c.to)),
+      ts,
+      row.id,
+    ]);
+    await q.run('INSERT INTO submerchant_changes (id, submerchant_id, merchant_id, status, changes, changed_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      ctx.deps.ids(),
+      row.id,
+      ctx.merchantId,
+      row.status,
+      JSON.stringify(changes),
+      changedBy,
+      ts,
+    ]);
+    return { record: toSubmerchant(await loadSubmerchant(q, ctx.merchantId, row.id)), changed: true };
+  });
+}
+
+interface ChangeRow {
+  id: string;
+  submerchant_id: string;
+  status: SubmerchantChange['status'];
+  changes: string;
+  changed_by: string | null;
+  created_at: string;
+}
+
+/** The corrections of a submerchant, newest first. */
+export async function listSubmerchantChanges(ctx: ServiceContext, submerchantId: string, p: PageRequest): Promise<Page<SubmerchantChange>> {
+  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  return listPage(ctx.db, {
+    from: 'submerchant_changes',
+    select: 'id, submerchant_id, status, changes, changed_by, created_at',
+    filters: [['submerchant_id = ?', sub.id], ['merchant_id = ?', ctx.merchantId]],
+    page: p,
+    map: (r: ChangeRow): SubmerchantChange => ({ ...r, changes: json.from<SubmerchantChange['changes']>(r.changes, []) }),
   });
 }
 

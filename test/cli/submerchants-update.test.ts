@@ -1,0 +1,29 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliHome } from '../helpers/cli.js';
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+
+describe('mpay submerchants update and changes (generated from PATCH /v1/submerchants/{id})', () => {
+  it('corrects a pending submerchant with plain flags; null clears an optional field; the changes are listed', () => {
+    const made = home.run(['submerchants', 'create', '--entity-type', 'pf', '--trade-name', 'Ana', '--legal-name', 'Ana Souza', '--tax-id', '52998224725', '--email', 'a@example.com', '--mother-name', 'Maria Souza', '-o', 'json']);
+    expect(made.code, made.stderr).toBe(0);
+    const id = made.json().id;
+    const r = home.run(['submerchants', 'update', id, '--legal-name', 'Ana Souza Lima', '--soft-descriptor', 'ANA DOCES', '--average-ticket', '15000', '--mother-name', 'null', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ legal_name: 'Ana Souza Lima', soft_descriptor: 'ANA DOCES', average_ticket: '15000', mother_name: null });
+    const changes = home.run(['submerchants', 'changes', id, '-o', 'json']);
+    expect(changes.code, changes.stderr).toBe(0);
+    expect(changes.json()[0].changes.map((c: { field: string }) => c.field)).toEqual(['legal_name', 'soft_descriptor', 'mother_name', 'average_ticket']);
+    const table = home.run(['submerchants', 'changes', id, '-o', 'table'], { env: { COLUMNS: '200' } });
+    expect(table.stdout).toContain('legal_name: Ana Souza → Ana Souza Lima');
+    expect(table.stdout).toContain('mother_name: Maria Souza → —');
+    const help = home.run(['submerchants', 'update', '--help']).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain('--average-ticket <cents> average sale (in cents: 10000 = R$ 100,00; at least 0; null clears it)');
+    expect(help).toContain('--soft-descriptor <value>');
+    // a flag that is not nullable takes "null" as its text, and the service says what it thinks of it
+    const bad = home.run(['submerchants', 'update', id, '--average-ticket', 'lots']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--average-ticket must be a whole number of cents, got 'lots'");
+  });
+});
