@@ -87,7 +87,7 @@ _mpay_words() {
     "submerchants docs list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --legal-representative-id --limit --output --page --per-page --profile --quiet --status --type --verbose --version --yes" ;;
     "submerchants upload") words="--base-url --color --data-dir --file --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "submerchants onboard") words="--base-url --color --data-dir --from-file --help --id --idempotency-key --jq --json --output --profile --quiet --save-answers --verbose --version --yes" ;;
+    "submerchants onboard") words="--base-url --color --data-dir --from-file --help --id --idempotency-key --jq --json --lang --output --profile --quiet --save-answers --verbose --version --yes" ;;
     "files") words="download open --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "files download") words="--base-url --color --data-dir --help --idempotency-key --jq --json --out --output --profile --quiet --verbose --version --yes" ;;
     "files open") words="--base-url --browser --color --data-dir --help --idempotency-key --jq --json --output --port --profile --quiet --verbose --version --yes" ;;

@@ -534,6 +534,7 @@ complete -c mpay -n '__mpay_at '\''submerchants requirements'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l from-file
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l id
+complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l lang
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l save-answers

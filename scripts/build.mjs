@@ -24,7 +24,7 @@ for (const old of ['src/cli/generated', 'src/server/checkout/generated']) rmSync
 mkdirSync(tmp, { recursive: true });
 const common = { bundle: true, platform: 'node', target: 'node20.18', format: 'esm', logLevel: 'warning', sourcemap: false };
 /** runtime dependencies the CLI loads only in the commands that need them (not bundled) */
-const LAZY_PACKAGES = ['jq-wasm', 'undici', '@inquirer/prompts', 'qrcode'];
+const LAZY_PACKAGES = ['jq-wasm', 'undici', '@inquirer/prompts', '@inquirer/core', 'qrcode'];
 const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node:module'; const require = __mpayCreateRequire(import.meta.url);" };
 
 // 0. the hosted checkout page's script and style sheet (served by the server, bundled into the CLI).

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { realJpeg, realPdf, realPng } from '../helpers/files.js';
+import { tmuxMpay } from '../helpers/tmux.js';
 
 const homes: ReturnType<typeof cliHome>[] = [];
 const newHome = () => {
@@ -228,7 +229,6 @@ if (!hasTmux && process.env.CI) {
         await answer('Text on the card statement', '');
         await answer('Average ticket', '');
         await answer('Monthly revenue', '');
-        await waitFor('✓ submerchant created');
         await answer('CEP', '01310-100');
         await answer('Street', 'Av. Paulista');
         await answer('Number', '1000');
@@ -248,6 +248,13 @@ if (!hasTmux && process.env.CI) {
         await answer('back_id', 'docs/rg-verso.jpg');
         await answer('selfie_with_id', 'docs/rg-frente.png');
         await answer('proof_of_residence', '~/docs/contrato.pdf'); // ~ is the home directory (HOME is this dir)
+        // every answer on screen, nothing created yet; Enter on "Create the submerchant…"
+        const review = await waitFor('? What now?');
+        expect(review).toContain('Review — nothing has been created yet');
+        expect(review).toMatch(/CPF\s+529\.982\.247-25/);
+        expect(h.run(['submerchants', 'list']).json()).toEqual([]);
+        key('Enter');
+        await waitFor('✓ submerchant created');
         const end = await waitFor(/EXIT=\d+/, 30_000);
         expect(end, end).toContain('EXIT=0');
         expect(end).toContain('Onboarding complete');
@@ -267,5 +274,94 @@ if (!hasTmux && process.env.CI) {
       expect(replay.code, replay.stderr).toBe(0);
       expect(replay.json()).toMatchObject({ status: 'under_review', mother_name: 'Maria Souza' });
     }, 90_000);
+
+    it('pt-BR from LANG: going back, the switch a CNPJ offers, yes/no, dates as DD/MM/AAAA, the review and an edit', async () => {
+      const h = newHome();
+      // the locale decides the language; LC_ALL empty leaves it to LANG
+      const t = tmuxMpay(h.dir, h.env, ['submerchants', 'onboard'], { cwd: h.dir, width: 140, height: 50, locale: { LANG: 'pt_BR.UTF-8', LC_ALL: '' } });
+      const { waitFor, type } = t;
+      const key = (...k: string[]) => t.keys(...k);
+      const erase = (n: number) => key(...Array.from({ length: n }, () => 'BSpace'));
+      const answer = async (prompt: string, value: string) => {
+        await waitFor(`? ${prompt}`);
+        if (value) type(value);
+        key('Enter');
+      };
+      try {
+        await waitFor('? Tipo de pessoa');
+        key('Enter'); // pf
+        await answer('Nome fantasia', 'Ana');
+        // back: the previous question again, its answer ready to edit
+        const help = await waitFor('? Nome completo');
+        expect(help).toContain('Enter confirma · < e Enter: pergunta anterior · Ctrl-C interrompe');
+        type('<');
+        key('Enter');
+        const back = await waitFor(/\? Nome fantasia Ana( ✓)?\s*\n/);
+        expect(back).toContain('✔ Nome completo (como no CPF) ← Pergunta anterior');
+        type(' Doces');
+        key('Enter');
+        await answer('Nome completo', 'Ana Souza');
+        // a CNPJ where a CPF is asked: an offer to switch to pj, answered only by s or n
+        await answer('CPF', '11.222.333/0001-81');
+        await waitFor('? Isso é um CNPJ (de empresa). Mudar para pj — pessoa jurídica e mantê-lo? (S/n)');
+        type('talvez');
+        key('Enter');
+        await waitFor('Responda s (sim) ou n (não)');
+        erase(6);
+        type('n');
+        key('Enter');
+        await waitFor(/\? CPF 11\.222\.333\/0001-81( ✓)?\s*\n/); // asked again, the CNPJ ready to fix
+        erase(18);
+        type('529.982.247-25');
+        key('Enter');
+        await answer('E-mail', 'ana@example.com');
+        await answer('Telefone', '');
+        await waitFor('? Data de nascimento');
+        type('31/02/1985');
+        key('Enter');
+        await waitFor('Data de nascimento 31/02/1985 não existe no calendário (DD/MM/AAAA)');
+        erase(10);
+        type('12/04/2015');
+        key('Enter');
+        await waitFor(/Data de nascimento 12\/04\/2015: é preciso ter 18 anos ou mais; quem nasceu em 12\/04\/2015 tem \d+ anos hoje \(\d\d\/\d\d\/\d{4}\)\s+e\s+faz\s+18\s+em\s+12\/04\/2033/);
+        erase(10);
+        type('12/04/1985');
+        key('Enter');
+        for (const p of ['Nome da mãe', 'MCC', 'Nome na fatura', 'Ticket médio', 'Faturamento mensal']) await answer(p, '');
+        await answer('CEP', '01310-100');
+        await answer('Logradouro', 'Av. Paulista');
+        await answer('Número', '1000');
+        await answer('Complemento', '');
+        await answer('Bairro', 'Bela Vista');
+        await answer('Cidade', 'São Paulo');
+        await answer('Estado', 'SP');
+        await answer('front_id — frente do documento de identidade: arquivo', 'docs/rg-frente.png');
+        await answer('back_id', 'docs/rg-verso.jpg');
+        await answer('selfie_with_id', 'docs/rg-frente.png');
+        await answer('proof_of_residence', 'docs/contrato.pdf');
+        const review = await waitFor('? E agora?');
+        expect(review).toContain('Revisão — nada foi cadastrado ainda');
+        expect(review).toMatch(/Nome fantasia\s+Ana Doces/);
+        expect(h.run(['submerchants', 'list']).json()).toEqual([]);
+        // change an answer: the second one listed is the trade name
+        key('Down');
+        key('Enter');
+        await waitFor('? Qual resposta?');
+        key('Down');
+        key('Enter');
+        await waitFor(/\? Nome fantasia Ana Doces( ✓)?\s*\n/);
+        type(' e Salgados');
+        key('Enter');
+        await waitFor(/Nome fantasia\s+Ana Doces e Salgados/);
+        await waitFor('? E agora?');
+        key('Enter');
+        const end = await waitFor(/EXIT=\d+/, 30_000);
+        expect(end, end).toContain('EXIT=0');
+        expect(end).toContain('Cadastro completo');
+      } finally {
+        t.kill();
+      }
+      expect(h.run(['submerchants', 'list']).json()).toMatchObject([{ trade_name: 'Ana Doces e Salgados', tax_id: '52998224725', entity_type: 'pf', status: 'under_review' }]);
+    }, 120_000);
   });
 }

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { render } from '@inquirer/testing';
-import { input } from '@inquirer/prompts';
+import { textPrompt } from '../../src/cli/onboard/textPrompt.js';
 import { bufferIO } from '../../src/cli/io.js';
-import type { Painter } from '../../src/cli/output.js';
 import type { Target } from '../../src/cli/target.js';
 import { Answers, loadAnswers, ReplayPrompter, saveAnswers } from '../../src/cli/onboard/answers.js';
 import { addressFields, isoBirthDate, parsePercent, submerchantFields, type Field } from '../../src/cli/onboard/fields.js';
@@ -19,30 +18,24 @@ import { submerchantsOnboard } from '../../src/cli/commands/onboard/run.js';
 import { MpayClient } from '../../src/sdk/client.js';
 import { EmbeddedTransport } from '../../src/sdk/embeddedTransport.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
-import { realJpeg, realPdf, realPng } from '../helpers/files.js';
+import { realJpeg, realPng } from '../helpers/files.js';
 import { nextCnpj, nextCpf, ok, pfBody } from '../helpers/onboarding.js';
-
-const plain: Painter = { green: (s) => s, yellow: (s) => s, red: (s) => s, dim: (s) => s, bold: (s) => s };
-const tick = () => new Promise((r) => setTimeout(r, 20));
+import { docsDir, envClient, partnerDocs, pfScript as pfScriptOf, plain, scripted as scriptedPerson, tick } from '../helpers/wizard.js';
 
 let env: TestEnv;
 let dir: string;
+let docs: ReturnType<typeof docsDir>;
 beforeAll(async () => {
   env = await testEnv();
-  dir = mkdtempSync(join(tmpdir(), 'mpay-onboard-'));
-  writeFileSync(join(dir, 'front.png'), realPng());
-  writeFileSync(join(dir, 'back.jpg'), realJpeg());
-  writeFileSync(join(dir, 'doc.pdf'), realPdf());
-  writeFileSync(join(dir, 'fake.pdf'), Buffer.from('MZ this is an executable'));
-  writeFileSync(join(dir, 'png-named.pdf'), realPng());
-  writeFileSync(join(dir, 'empty.png'), Buffer.alloc(0));
+  docs = docsDir();
+  dir = docs.dir;
 });
 afterAll(async () => {
   await env.close();
-  rmSync(dir, { recursive: true, force: true });
+  docs.cleanup();
 });
 
-const client = () => new MpayClient({ transport: new EmbeddedTransport(env.rt.app.fetch), publicKey: env.merchant.public_key, secretKey: env.merchant.secret_key });
+const client = () => envClient(env);
 
 const field = (fields: ReturnType<typeof submerchantFields>, key: string) => fields.find((f) => f.key === key)!;
 const textQ = (f: Field, path: (string | number)[]): Question => ({ path, kind: 'text', message: f.message, required: f.required, validate: f.validate });
@@ -51,7 +44,7 @@ const textQ = (f: Field, path: (string | number)[]): Question => ({ path, kind: 
 describe('prompts: fields are validated as they are typed (@inquirer/testing)', () => {
   it('a CPF with wrong check digits is refused inline with the server message; the corrected one is accepted', async () => {
     const q = textQ(field(submerchantFields('pf'), 'tax_id'), ['submerchant', 'tax_id']);
-    const { answer, events, getScreen } = await render(input, inputConfig(q, plain, dir));
+    const { answer, events, getScreen } = await render(textPrompt, inputConfig(q, plain, dir));
     events.type('529.982.247-24');
     expect(getScreen()).not.toContain('✓');
     events.keypress('enter');
@@ -66,7 +59,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
 
   it('a CNPJ field refuses a CPF (wrong entity type) and accepts an alphanumeric CNPJ', async () => {
     const q = textQ(field(submerchantFields('pj'), 'tax_id'), ['submerchant', 'tax_id']);
-    const { answer, events, getScreen } = await render(input, inputConfig(q, plain, dir));
+    const { answer, events, getScreen } = await render(textPrompt, inputConfig(q, plain, dir));
     events.type('52998224725');
     events.keypress('enter');
     await tick();
@@ -78,7 +71,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
   });
 
   it('a required field refuses an empty answer; an optional one is skipped with Enter', async () => {
-    const email = await render(input, inputConfig(textQ(field(submerchantFields('pf'), 'email'), ['submerchant', 'email']), plain, dir));
+    const email = await render(textPrompt, inputConfig(textQ(field(submerchantFields('pf'), 'email'), ['submerchant', 'email']), plain, dir));
     email.events.keypress('enter');
     await tick();
     expect(email.getScreen()).toContain('E-mail is required');
@@ -90,7 +83,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
     email.events.keypress('enter');
     await expect(email.answer).resolves.toBe('ana@example.com');
 
-    const phone = await render(input, inputConfig(textQ(field(submerchantFields('pf'), 'phone'), ['submerchant', 'phone']), plain, dir));
+    const phone = await render(textPrompt, inputConfig(textQ(field(submerchantFields('pf'), 'phone'), ['submerchant', 'phone']), plain, dir));
     expect(phone.getScreen()).toContain('(optional, Enter to skip)');
     phone.events.keypress('enter');
     await expect(phone.answer).resolves.toBe('');
@@ -98,7 +91,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
 
   it('CEP and UF are checked like the server does', async () => {
     const a = addressFields();
-    const cep = await render(input, inputConfig(textQ(a.find((f) => f.key === 'zip_code')!, ['address', 'zip_code']), plain, dir));
+    const cep = await render(textPrompt, inputConfig(textQ(a.find((f) => f.key === 'zip_code')!, ['address', 'zip_code']), plain, dir));
     cep.events.type('1310-100');
     cep.events.keypress('enter');
     await tick();
@@ -116,7 +109,7 @@ describe('prompts: fields are validated as they are typed (@inquirer/testing)', 
 
   it('a document path is checked before upload: exists, not empty, type by its bytes', async () => {
     const q: Question = { path: ['documents', 'front_id'], kind: 'file', message: 'front_id: file', required: true, validate: checkLocalFile };
-    const { answer, events, getScreen } = await render(input, inputConfig(q, plain, dir));
+    const { answer, events, getScreen } = await render(textPrompt, inputConfig(q, plain, dir));
     events.type('nope.png');
     events.keypress('enter');
     await tick();
@@ -182,63 +175,8 @@ describe('answer parsing', () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-/**
- * A person at the terminal, scripted: answers by path, in order. Like the real prompt, an answer
- * its validator refuses is shown (logged) and the next one is taken.
- */
-function scripted(script: Record<string, unknown>, log: string[] = []): Prompter {
-  const queues = new Map(Object.entries(script).map(([k, v]) => [k, Array.isArray(v) ? [...v] : [v]]));
-  return {
-    interactive: true,
-    async ask(q) {
-      const key = pathText(q.path);
-      const queue = queues.get(key);
-      for (;;) {
-        if (!queue || queue.length === 0) {
-          if (q.kind === 'more') return q.required ? 'true' : 'false';
-          if (q.kind === 'select' && typeof q.default === 'string') return q.default;
-          if (q.kind === 'confirm') return String(q.default === true);
-          if (q.required && q.kind !== 'file') throw new Error(`unscripted required question ${key} (${q.message})`);
-          if (q.kind === 'file') throw new Error(`unscripted document ${key}`);
-          return undefined;
-        }
-        const raw = queue.shift();
-        if (raw === null) return q.kind === 'file' ? null : undefined;
-        const v = q.kind === 'file' ? join(dir, String(raw)) : String(raw);
-        const verdict = q.validate ? q.validate(v) : true;
-        if (verdict === true) return v;
-        log.push(`${key}: ${verdict}`);
-      }
-    },
-  };
-}
-
-const pfScript = (over: Record<string, unknown> = {}) => ({
-  entity_type: 'pf',
-  'submerchant.trade_name': 'Ana Doces',
-  'submerchant.legal_name': 'Ana Souza',
-  'submerchant.tax_id': nextCpf(),
-  'submerchant.email': 'ana@example.com',
-  'submerchant.birth_date': '1985-04-12',
-  'address.zip_code': '01310-100',
-  'address.street': 'Av. Paulista',
-  'address.number': '1000',
-  'address.neighborhood': 'Bela Vista',
-  'address.city': 'São Paulo',
-  'address.state': 'sp',
-  'documents.front_id': 'front.png',
-  'documents.back_id': 'back.jpg',
-  'documents.selfie_with_id': 'front.png',
-  'documents.proof_of_residence': 'doc.pdf',
-  ...over,
-});
-
-const partnerDocs = (i: number) => ({
-  [`partners[${i}].documents.partner_front_id`]: 'front.png',
-  [`partners[${i}].documents.partner_back_id`]: 'back.jpg',
-  [`partners[${i}].documents.partner_selfie_with_id`]: 'front.png',
-  [`partners[${i}].documents.partner_proof_of_residence`]: 'doc.pdf',
-});
+const scripted = (script: Record<string, unknown>, log: string[] = []) => scriptedPerson(dir, script, { log });
+const pfScript = (over: Record<string, unknown> = {}) => pfScriptOf(nextCpf(), over);
 
 const pjScript = (over: Record<string, unknown> = {}) => ({
   entity_type: 'pj',
@@ -318,16 +256,34 @@ describe('the flow in-process (scripted answers, real embedded app)', () => {
     expect(io.stderr).toContain('partner_front_id — front of the partner\'s ID document of Bruno Lima');
   });
 
-  it('an invalid CPF is refused as typed; a duplicate tax id (409) is shown and the field asked again', async () => {
+  it('an invalid CPF is refused as typed; a CPF already registered is offered to continue, and declining asks it again', async () => {
     const taken = await ok(env, 'POST', '/v1/submerchants', pfBody());
     const log: string[] = [];
     const fresh = nextCpf();
     // declining the offer to continue the existing one (see below) asks the CPF again
-    const { sub, io } = await onboard(scripted(pfScript({ 'submerchant.tax_id': ['11111111111', taken.tax_id, fresh], 'submerchant.(continue existing)': 'false' }), log));
+    const { sub } = await onboard(scripted(pfScript({ 'submerchant.tax_id': ['11111111111', taken.tax_id, fresh], 'submerchant.(continue existing)': 'false' }), log));
     expect(log).toEqual(['submerchant.tax_id: CPF is not a valid CPF (all digits are the same)']);
-    expect(io.stderr).toContain(`CPF: a submerchant with this CPF already exists (${taken.id}) (conflict, HTTP 409)`);
-    expect(io.stderr).toContain('Correct CPF and it is sent again.');
     expect(sub).toMatchObject({ tax_id: fresh, status: 'under_review' });
+  });
+
+  it('a duplicate the service finds when sending (409) is shown and the field asked again', async () => {
+    const fresh = nextCpf();
+    let taken: { id: string; tax_id: string } | undefined;
+    const base = scripted(pfScript({ 'submerchant.tax_id': fresh }));
+    // another session registers the same CPF between this one's review and its sending
+    const racing: Prompter = {
+      interactive: true,
+      async ask(q) {
+        if (q.path[0] === '(review)') taken = await ok(env, 'POST', '/v1/submerchants', pfBody({ tax_id: fresh }));
+        if (pathText(q.path) === 'submerchant.tax_id' && taken) return nextCpf();
+        return base.ask(q);
+      },
+    };
+    const { sub, io } = await onboard(racing);
+    expect(io.stderr).toContain(`CPF: a submerchant with this CPF already exists (${taken!.id}) (conflict, HTTP 409)`);
+    expect(io.stderr).toContain('Correct CPF and it is sent again.');
+    expect(sub.tax_id).not.toBe(fresh);
+    expect(sub.status).toBe('under_review');
   });
 
   it('a document skipped with Enter leaves the submerchant pending; --id resumes with only what is missing', async () => {
@@ -464,7 +420,8 @@ describe('the command', () => {
     expect(loadAnswers(stopped).get(['submerchant', 'tax_id'])).toBe(taken.tax_id);
   });
 
-  it('Ctrl-C in a prompt stops with exit 130 and says how to continue', async () => {
+  it('Ctrl-C in a prompt stops with exit 130; before the review nothing was created', async () => {
+    const before = (await env.call('GET', '/v1/submerchants')).body.pagination.total;
     const inner = scripted(pfScript());
     let asked = 0;
     const interrupting: Prompter = {
@@ -483,8 +440,32 @@ describe('the command', () => {
     const code = await submerchantsOnboard({}, {}, { io, openTarget: target }, { prompter: interrupting });
     expect(code).toBe(130);
     expect(asked).toBeGreaterThan(4);
-    expect(io.stderr).toMatch(/error: interrupted \(Ctrl-C\)\nThe submerchant \S+ keeps what was sent; continue with `mpay submerchants onboard --id \S+`/);
+    expect(io.stderr).toContain('error: interrupted (Ctrl-C)');
+    expect(io.stderr).not.toContain('keeps what was sent');
+    expect((await env.call('GET', '/v1/submerchants')).body.pagination.total).toBe(before);
     expect(io.stdout).toBe('');
+  });
+
+  it('Ctrl-C while a refused answer is asked again, after the submerchant exists, says how to continue', async () => {
+    // 60 % + 50 % is more than the service takes: it refuses the second partner, whose share is asked again
+    const inner = scripted(pjScript({ 'partners[1]': true, 'partners[1].name': 'Bruno Lima', 'partners[1].document': nextCpf(), 'partners[1].participation_percentage': '50', ...partnerDocs(1) }));
+    let asks = 0;
+    const interrupting: Prompter = {
+      interactive: true,
+      async ask(q) {
+        if (pathText(q.path) === 'partners[1].participation_percentage' && ++asks === 2) {
+          const e = new Error('User force closed the prompt with SIGINT');
+          e.name = 'ExitPromptError';
+          throw e;
+        }
+        return inner.ask(q);
+      },
+    };
+    const io = bufferIO({ tty: true });
+    const code = await submerchantsOnboard({}, {}, { io, openTarget: target }, { prompter: interrupting });
+    expect(code).toBe(130);
+    expect(io.stderr).toContain('Correct Participation % and it is sent again.');
+    expect(io.stderr).toMatch(/error: interrupted \(Ctrl-C\)\nThe submerchant \S+ keeps what was sent; continue with `mpay submerchants onboard --id \S+`/);
   });
 
   it('--id must be a UUID; an unknown one is a 404 (exit 4)', async () => {

@@ -10,16 +10,21 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * `mpay ARGS` in a real pseudo-terminal (tmux) of the given size: type with `keys`/`type`, read
  * the screen with `screen`/`waitFor`; the shell prints `EXIT=<code>` when mpay ends.
  */
-export function tmuxMpay(dir: string, env: NodeJS.ProcessEnv, args: string[], o: { width?: number; height?: number; name?: string } = {}) {
+export function tmuxMpay(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  o: { width?: number; height?: number; name?: string; cwd?: string; locale?: { LANG?: string; LC_ALL?: string } } = {},
+) {
   const sock = join(dir, `tmux-${process.pid}-${Math.random().toString(36).slice(2, 8)}.sock`);
-  const fullEnv: NodeJS.ProcessEnv = { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8' };
+  const fullEnv: NodeJS.ProcessEnv = { ...env, TERM: 'xterm-256color', LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', ...o.locale };
   const tmux = (...a: string[]) => spawnSync('tmux', ['-u', '-S', sock, ...a], { encoding: 'utf8', env: fullEnv });
   const vars = Object.entries(fullEnv)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${q(v!)}`)
     .join(' ');
   const name = o.name ?? 'mpay';
-  const cmd = `env ${vars} ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}; echo "EXIT=$?"; sleep 600`;
+  const cmd = `${o.cwd ? `cd ${q(o.cwd)} && ` : ''}env ${vars} ${q(process.execPath)} ${q(BIN)} ${args.map(q).join(' ')}; echo "EXIT=$?"; sleep 600`;
   const started = tmux('new-session', '-d', '-s', name, '-x', String(o.width ?? 120), '-y', String(o.height ?? 40), cmd);
   if (started.status !== 0) throw new Error(`tmux did not start: ${started.stderr}`);
   const screen = () => tmux('capture-pane', '-p', '-J', '-S', '-2000', '-t', name).stdout;

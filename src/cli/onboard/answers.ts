@@ -16,7 +16,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { normalizeTaxId } from '../../domain/brazil.js';
 import { COMPANY_DOCUMENT_TYPES, PARTNER_DOCUMENT_TYPES, PERSON_DOCUMENT_TYPES, REQUIRED_DOCUMENTS } from '../../domain/onboarding.js';
 import { usage } from '../errors.js';
-import { addressFields, entityTypeField, partnerEntityField, partnerFields, SECTION_KEYS, submerchantFields, type Field } from './fields.js';
+import { addressFields, defaultContext, entityTypeField, partnerEntityField, partnerFields, SECTION_KEYS, submerchantFields, type Field, type FieldContext } from './fields.js';
 import { checkLocalFile } from './localFile.js';
 import { pathText, type AnswerPath, type AnswerValue, type Prompter, type Question } from './prompter.js';
 
@@ -185,12 +185,16 @@ export class ReplayPrompter implements Prompter {
    * Every answer the session will need, checked before anything is created: for a new
    * submerchant each required answer must be there; resuming (--id), what is there must be valid.
    */
-  preflight(entity: 'pf' | 'pj', resume: boolean): void {
+  partnerCount(): number {
+    return this.answers.partnerCount();
+  }
+
+  preflight(entity: 'pf' | 'pj', resume: boolean, c: FieldContext = defaultContext()): void {
     const ask = (f: Field, path: AnswerPath) =>
       this.answer({ path, kind: f.kind, message: f.message, required: f.required, choices: f.choices, validate: f.validate }, resume);
     const fileQ = (path: AnswerPath, message: string) => this.answer({ path, kind: 'file', message, required: true, validate: checkLocalFile }, resume);
     const fileEntity = this.answers.get(['entity_type']);
-    if (fileEntity !== undefined) ask(entityTypeField(), ['entity_type']);
+    if (fileEntity !== undefined) ask(entityTypeField(c), ['entity_type']);
     if (fileEntity !== undefined && fileEntity !== entity) {
       throw usage(`--from-file ${this.file}: entity_type is ${String(fileEntity)}, but the submerchant is ${entity}`);
     }
@@ -201,17 +205,17 @@ export class ReplayPrompter implements Prompter {
         if (!keys.has(k) && k !== 'documents' && k !== 'entity_type') throw usage(`--from-file ${this.file}: ${pathText([...section, k])} is not asked for ${what}`);
       }
     };
-    only(['submerchant'], submerchantFields(entity), `a ${entity} submerchant`);
-    if (!resume) for (const f of submerchantFields(entity)) ask(f, ['submerchant', f.key]);
-    for (const f of addressFields()) ask(f, ['address', f.key]);
+    only(['submerchant'], submerchantFields(entity, c), `a ${entity} submerchant`);
+    if (!resume) for (const f of submerchantFields(entity, c)) ask(f, ['submerchant', f.key]);
+    for (const f of addressFields(c)) ask(f, ['address', f.key]);
     const partners = this.answers.partnerCount();
     if (entity === 'pf' && partners) throw usage(`--from-file ${this.file}: partners: only a pj submerchant has partners`);
     if (entity === 'pj') {
       if (!resume && !partners) throw this.missing({ path: ['partners', 0], message: 'a pj submerchant needs at least one partner' });
       for (let i = 0; i < partners; i++) {
-        const pe = (ask(partnerEntityField(), ['partners', i, 'entity_type']) ?? 'pf') as 'pf' | 'pj';
-        only(['partners', i], partnerFields(pe), `a ${pe} partner`);
-        for (const f of partnerFields(pe)) ask(f, ['partners', i, f.key]);
+        const pe = (ask(partnerEntityField(c), ['partners', i, 'entity_type']) ?? 'pf') as 'pf' | 'pj';
+        only(['partners', i], partnerFields(pe, c), `a ${pe} partner`);
+        for (const f of partnerFields(pe, c)) ask(f, ['partners', i, f.key]);
         for (const t of PARTNER_DOCUMENT_TYPES) fileQ(['partners', i, 'documents', t], `file of ${t}`);
       }
     }

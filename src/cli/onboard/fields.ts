@@ -7,11 +7,12 @@ import type * as z from 'zod';
 import type { BodyOf } from '../../contract/endpoint.js';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
 import { normalizeTaxId, UFS } from '../../domain/brazil.js';
-import { birthDateProblem } from '../../domain/onboarding.js';
+import { checkBirthDate } from '../../domain/onboarding.js';
 import { parseBRL } from '../../domain/money.js';
 import type { EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 import type { Operation } from '../../sdk/client.js';
+import { en, translate, type Catalogue } from './locale.js';
 
 export type FieldKind = 'text' | 'select' | 'confirm';
 
@@ -43,6 +44,8 @@ export interface Field<K extends string = string> {
   validate(value: string): true | string;
   /** the body value of an accepted answer */
   toBody(value: string): unknown;
+  /** a tax id: the other entity type when the value is a valid id of that type (a person answers) */
+  switchTo?: (value: string) => EntityType | undefined;
 }
 
 /** A question's text without its trailing hint: "CEP (e.g. 01310-100)" → "CEP". */
@@ -59,6 +62,17 @@ export function withLabels(message: string, fields: readonly Field[]): string {
   return out;
 }
 
+/** What the questions are asked with: the language, the merchant's clock, whether a person answers. */
+export interface FieldContext {
+  t: Catalogue;
+  /** today, for birth dates: the merchant's clock (the sandbox may have moved it) */
+  now: Date;
+  /** a person answers: a tax id of the other entity type is accepted, to offer switching */
+  interactive: boolean;
+}
+
+export const defaultContext = (): FieldContext => ({ t: en, now: new Date(), interactive: false });
+
 /** The first message of a zod schema's verdict on a value, or true. */
 function check(schema: z.ZodType, value: unknown): true | string {
   const r = schema.safeParse(value);
@@ -70,17 +84,18 @@ const ad = addressCreate.shape;
 const lr = legalRepresentativeCreate.shape;
 
 /** A text field checked by a schema of the contract (the body gets the schema's output). */
-function schemaField<K extends string>(key: K, message: string, required: boolean, schema: z.ZodType): Field<K> {
+function schemaField<K extends string>(c: FieldContext, key: K, message: string, required: boolean, schema: z.ZodType): Field<K> {
+  const label = labelOf(message);
   return {
     key,
     body: key,
     kind: 'text',
     message,
-    label: labelOf(message),
+    label,
     required,
     validate: (v) => {
       const ok = check(schema, v);
-      return ok === true ? true : `${labelOf(message)} ${ok}`;
+      return ok === true ? true : `${label} ${translate(c.t, ok)}`;
     },
     toBody: (v) => {
       const r = schema.safeParse(v);
@@ -89,19 +104,28 @@ function schemaField<K extends string>(key: K, message: string, required: boolea
   };
 }
 
-function taxIdField<K extends string>(key: K, message: string, entity: EntityType): Field<K> {
+/**
+ * A CPF or CNPJ with its check digits. When a person answers, a valid id of the other entity
+ * type is accepted too and `switchTo` names that type, so the wizard can offer to switch.
+ */
+function taxIdField<K extends string>(c: FieldContext, key: K, message: string, entity: EntityType): Field<K> {
+  const label = labelOf(message);
+  const other: EntityType = entity === 'pf' ? 'pj' : 'pf';
+  const switchTo = (v: string) => (c.interactive && taxIdProblem(normalizeTaxId(v), other) === null ? other : undefined);
   return {
     key,
     body: key,
     kind: 'text',
     message,
-    label: labelOf(message),
+    label,
     required: true,
     validate: (v) => {
       const problem = taxIdProblem(normalizeTaxId(v), entity);
-      return problem ? `${labelOf(message)} ${problem}` : true;
+      if (!problem || switchTo(v)) return true;
+      return `${label} ${translate(c.t, problem)}`;
     },
     toBody: normalizeTaxId,
+    switchTo: c.interactive ? switchTo : undefined,
   };
 }
 
@@ -113,37 +137,53 @@ export function isoBirthDate(value: string): string | null {
   return m ? `${m[3]}-${m[2]!.padStart(2, '0')}-${m[1]!.padStart(2, '0')}` : null;
 }
 
-function birthDateField(): Field<'birth_date'> {
+/** YYYY-MM-DD → DD/MM/AAAA, the form the question asks for (and explains in). */
+export const brDate = (iso: string): string => `${iso.slice(8, 10)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+
+/** A birth date, asked and explained as DD/MM/AAAA; a person must be 18 (the service's rule, src/domain/onboarding.ts). */
+function birthDateField(c: FieldContext): Field<'birth_date'> {
+  const label = labelOf(c.t.q.birthDate);
   return {
     key: 'birth_date',
     body: 'birth_date',
     kind: 'text',
-    message: 'Birth date (DD/MM/AAAA)',
-    label: 'Birth date',
+    message: c.t.q.birthDate,
+    label,
     required: false,
     validate: (v) => {
       const iso = isoBirthDate(v);
-      if (iso === null) return 'Birth date must be a date as DD/MM/AAAA (e.g. 12/04/1985) or AAAA-MM-DD';
-      const problem = birthDateProblem(iso, new Date());
-      return problem ? `Birth date ${problem}` : true;
+      if (iso === null) return c.t.check.dateFormat(label);
+      const p = checkBirthDate(iso, c.now);
+      switch (p?.kind) {
+        case undefined:
+          return true;
+        case 'not_a_date':
+          return c.t.check.notADate(label, /^\d{4}-/.test(v.trim()) ? brDate(iso) : v.trim());
+        case 'before_1900':
+          return c.t.check.before1900(label);
+        case 'future':
+          return c.t.check.future(label, brDate(iso), brDate(p.today));
+        case 'under_age':
+          return c.t.check.underAge(label, brDate(iso), p.age, brDate(p.today), brDate(p.adultOn));
+      }
     },
     toBody: (v) => isoBirthDate(v) ?? v.trim(),
   };
 }
 
-function moneyField<K extends 'average_ticket' | 'monthly_revenue'>(key: K, message: string): Field<K> {
+function moneyField<K extends 'average_ticket' | 'monthly_revenue'>(c: FieldContext, key: K, label: string): Field<K> {
   return {
     key,
     body: key,
     kind: 'text',
-    message: `${message} in R$ (e.g. 1.500,00)`,
-    label: message,
+    message: c.t.q.money(label),
+    label,
     required: false,
     validate: (v) => {
       const cents = parseBRL(v);
-      if (cents === null) return `${message} must be an amount in reais, e.g. 1.500,00 or 1500.00`;
+      if (cents === null) return c.t.check.money(label);
       const ok = check(sm[key], cents);
-      return ok === true ? true : `${message} ${ok}`;
+      return ok === true ? true : `${label} ${translate(c.t, ok)}`;
     },
     toBody: (v) => parseBRL(v),
   };
@@ -155,138 +195,143 @@ export function parsePercent(value: string): number | null {
   return /^\d{1,3}(\.\d+)?$/.test(s) ? Number(s) : null;
 }
 
-function percentField(): Field<'participation_percentage'> {
+function percentField(c: FieldContext): Field<'participation_percentage'> {
+  const label = c.t.q.participationLabel;
   return {
     key: 'participation_percentage',
     body: 'participation_percentage',
     kind: 'text',
-    message: 'Participation in the company, % (0 to 100)',
-    label: 'Participation %',
+    message: c.t.q.participation,
+    label,
     required: false,
     validate: (v) => {
       const n = parsePercent(v);
-      if (n === null) return 'Participation % must be a number from 0 to 100, e.g. 60 or 33,33';
+      if (n === null) return c.t.check.percent(label);
       const ok = check(lr.participation_percentage, n);
-      return ok === true ? true : `Participation % ${ok}`;
+      return ok === true ? true : `${label} ${translate(c.t, ok)}`;
     },
     toBody: (v) => parsePercent(v),
   };
 }
 
-function cnaeField(): Field<'cnaes'> {
+function cnaeField(c: FieldContext): Field<'cnaes'> {
+  const label = labelOf(c.t.q.cnae);
+  const parse = (v: string) => sm.cnaes.safeParse([{ code: v, is_primary: true }]);
   return {
     key: 'cnae',
     body: 'cnaes',
     kind: 'text',
-    message: 'Primary CNAE code (e.g. 4721-1/02)',
-    label: 'Primary CNAE code',
+    message: c.t.q.cnae,
+    label,
     required: false,
     validate: (v) => {
-      const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
-      return r.success ? true : `Primary CNAE code ${r.error.issues[0]?.message ?? 'is not valid'}`;
+      const r = parse(v);
+      return r.success ? true : `${label} ${translate(c.t, r.error.issues[0]?.message ?? 'is not valid')}`;
     },
     toBody: (v) => {
-      const r = sm.cnaes.safeParse([{ code: v, is_primary: true }]);
+      const r = parse(v);
       return r.success ? r.data : v;
     },
   };
 }
 
-export const ENTITY_CHOICES: readonly Choice[] = [
-  { value: 'pf', name: 'pf — an individual (pessoa física, CPF)' },
-  { value: 'pj', name: 'pj — a company (pessoa jurídica, CNPJ)' },
-];
-
-function choiceField<K extends string>(key: K, message: string, choices: readonly Choice[], dflt?: string): Field<K> {
-  const values = choices.map((c) => c.value);
+function choiceField<K extends string>(c: FieldContext, key: K, message: string, choices: readonly Choice[], dflt?: string): Field<K> {
+  const values = choices.map((x) => x.value);
+  const label = labelOf(message);
   return {
     key,
     body: key,
     kind: 'select',
     message,
-    label: labelOf(message),
+    label,
     required: dflt === undefined,
     choices,
     default: dflt,
-    validate: (v) => (values.includes(v) ? true : `${labelOf(message)} must be one of: ${values.join(', ')}`),
+    validate: (v) => (values.includes(v) ? true : c.t.check.oneOf(label, values.join(', '))),
     toBody: (v) => v,
   };
 }
 
-function confirmField<K extends string>(key: K, message: string, dflt: boolean): Field<K> {
+function confirmField<K extends string>(c: FieldContext, key: K, message: string, dflt: boolean): Field<K> {
+  const label = labelOf(message);
   return {
     key,
     body: key,
     kind: 'confirm',
     message,
-    label: labelOf(message),
+    label,
     required: false,
     default: dflt,
-    validate: (v) => (/^(true|false|yes|no)$/i.test(v) ? true : `${labelOf(message)} must be true or false`),
+    validate: (v) => (/^(true|false|yes|no)$/i.test(v) ? true : c.t.check.trueFalse(label)),
     toBody: (v) => /^(true|yes)$/i.test(v),
   };
 }
 
-export const entityTypeField = (): Field<'entity_type'> => choiceField('entity_type', 'Entity type', ENTITY_CHOICES);
+export const entityChoices = (t: Catalogue): readonly Choice[] => [
+  { value: 'pf', name: t.q.entityPf },
+  { value: 'pj', name: t.q.entityPj },
+];
+
+export const entityTypeField = (c: FieldContext = defaultContext()): Field<'entity_type'> => choiceField(c, 'entity_type', c.t.q.entityType, entityChoices(c.t));
 
 /** The submerchant's own fields for an entity type, in the order they are asked. */
-export function submerchantFields(entity: EntityType): Field<BodyKey<'submerchants.create'>>[] {
+export function submerchantFields(entity: EntityType, c: FieldContext = defaultContext()): Field<BodyKey<'submerchants.create'>>[] {
   const pf = entity === 'pf';
+  const q = c.t.q;
   return [
-    schemaField('trade_name', 'Trade name (nome fantasia)', true, sm.trade_name),
-    schemaField('legal_name', pf ? 'Full name (as on the CPF)' : 'Legal name (razão social)', true, sm.legal_name),
-    taxIdField('tax_id', pf ? 'CPF' : 'CNPJ (14 digits, or the alphanumeric form)', entity),
-    schemaField('email', 'E-mail', true, sm.email),
-    schemaField('phone', 'Phone with area code (e.g. +55 11 98765-4321)', false, sm.phone),
-    ...(pf ? [birthDateField(), schemaField('mother_name', "Mother's name", false, sm.mother_name)] : [cnaeField()]),
-    schemaField('mcc', 'MCC, merchant category code (4 digits, e.g. 5462)', false, sm.mcc),
-    schemaField('soft_descriptor', 'Text on the card statement (soft descriptor, up to 22 characters)', false, sm.soft_descriptor),
-    moneyField('average_ticket', 'Average ticket'),
-    moneyField('monthly_revenue', 'Monthly revenue'),
+    schemaField(c, 'trade_name', q.tradeName, true, sm.trade_name),
+    schemaField(c, 'legal_name', pf ? q.fullName : q.legalName, true, sm.legal_name),
+    taxIdField(c, 'tax_id', pf ? q.cpf : q.cnpj, entity),
+    schemaField(c, 'email', q.email, true, sm.email),
+    schemaField(c, 'phone', q.phone, false, sm.phone),
+    ...(pf ? [birthDateField(c), schemaField(c, 'mother_name', q.motherName, false, sm.mother_name)] : [cnaeField(c)]),
+    schemaField(c, 'mcc', q.mcc, false, sm.mcc),
+    schemaField(c, 'soft_descriptor', q.softDescriptor, false, sm.soft_descriptor),
+    moneyField(c, 'average_ticket', q.averageTicket),
+    moneyField(c, 'monthly_revenue', q.monthlyRevenue),
   ];
 }
 
 /** The address, CEP first (as Brazilians give it). */
-export function addressFields(): Field<BodyKey<'submerchants.addresses.create'>>[] {
+export function addressFields(c: FieldContext = defaultContext()): Field<BodyKey<'submerchants.addresses.create'>>[] {
+  const q = c.t.q;
   return [
-    schemaField('zip_code', 'CEP (e.g. 01310-100)', true, ad.zip_code),
-    schemaField('street', 'Street', true, ad.street),
-    schemaField('number', 'Number', true, ad.number),
-    schemaField('complement', 'Complement (e.g. sala 12)', false, ad.complement),
-    schemaField('neighborhood', 'Neighborhood (bairro)', true, ad.neighborhood),
-    schemaField('city', 'City', true, ad.city),
-    { ...schemaField('state', `State (UF: ${UFS.slice(0, 4).join(', ')}…)`, true, ad.state), toBody: (v: string) => v.trim().toUpperCase() },
+    schemaField(c, 'zip_code', q.zipCode, true, ad.zip_code),
+    schemaField(c, 'street', q.street, true, ad.street),
+    schemaField(c, 'number', q.number, true, ad.number),
+    schemaField(c, 'complement', q.complement, false, ad.complement),
+    schemaField(c, 'neighborhood', q.neighborhood, true, ad.neighborhood),
+    schemaField(c, 'city', q.city, true, ad.city),
+    { ...schemaField(c, 'state', q.state(UFS.slice(0, 4).join(', ')), true, ad.state), toBody: (v: string) => v.trim().toUpperCase() },
   ];
 }
 
-export const partnerEntityField = (): Field<'entity_type'> => ({
-  ...choiceField(
+export const partnerEntityField = (c: FieldContext = defaultContext()): Field<'entity_type'> =>
+  choiceField(
+    c,
     'entity_type',
-    'Partner type',
+    c.t.q.partnerType,
     [
-      { value: 'pf', name: 'pf — a person (CPF)' },
-      { value: 'pj', name: 'pj — a company (CNPJ)' },
+      { value: 'pf', name: c.t.q.partnerPf },
+      { value: 'pj', name: c.t.q.partnerPj },
     ],
     'pf',
-  ),
-});
-
-const ROLE_CHOICES: readonly Choice[] = PARTNER_ROLES.map((r) => ({ value: r, name: r.replace(/_/g, ' ') }));
+  );
 
 /** A partner's fields after its entity type. */
-export function partnerFields(entity: EntityType): Field<BodyKey<'submerchants.partners.create'>>[] {
+export function partnerFields(entity: EntityType, c: FieldContext = defaultContext()): Field<BodyKey<'submerchants.partners.create'>>[] {
   const pf = entity === 'pf';
+  const q = c.t.q;
+  const roles: readonly Choice[] = PARTNER_ROLES.map((r) => ({ value: r, name: q.roles[r] ?? r.replace(/_/g, ' ') }));
   return [
-    schemaField('name', pf ? "Partner's full name" : 'Name of the person responsible for the company', true, lr.name),
-    taxIdField('document', pf ? "Partner's CPF" : "Partner company's CNPJ", entity),
-    ...(pf
-      ? [birthDateField(), schemaField('mother_name', "Mother's name", false, lr.mother_name)]
-      : [schemaField('legal_name', "Partner company's legal name (razão social)", true, lr.legal_name)]),
-    schemaField('email', 'E-mail', false, lr.email),
-    schemaField('phone', 'Phone with area code', false, lr.phone),
-    choiceField('role', 'Role', ROLE_CHOICES, 'legal_representative'),
-    percentField(),
-    confirmField('is_admin', 'Is this partner an administrator of the account?', false),
+    schemaField(c, 'name', pf ? q.partnerName : q.partnerResponsible, true, lr.name),
+    taxIdField(c, 'document', pf ? q.partnerCpf : q.partnerCnpj, entity),
+    ...(pf ? [birthDateField(c), schemaField(c, 'mother_name', q.motherName, false, lr.mother_name)] : [schemaField(c, 'legal_name', q.partnerLegalName, true, lr.legal_name)]),
+    schemaField(c, 'email', q.email, false, lr.email),
+    schemaField(c, 'phone', q.partnerPhone, false, lr.phone),
+    choiceField(c, 'role', q.role, roles, 'legal_representative'),
+    percentField(c),
+    confirmField(c, 'is_admin', q.isAdmin, false),
   ];
 }
 

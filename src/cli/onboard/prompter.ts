@@ -7,9 +7,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Painter } from '../output.js';
-import { labelOf, type Choice } from './fields.js';
+import { labelOf, type Choice, type FieldContext } from './fields.js';
+import { en, type Catalogue } from './locale.js';
 
 export type AnswerPath = readonly (string | number)[];
+
+/** What a person types to go back to the previous question (alone, then Enter). */
+export const BACK_TOKEN = '<';
+/** The answer that means "take me back to the previous question". */
+export const GO_BACK = Symbol('go back');
 
 export interface Question {
   /** where the answer lives in the answers file, e.g. ['partners', 0, 'document'] */
@@ -23,26 +29,31 @@ export interface Question {
   required: boolean;
   choices?: readonly Choice[];
   default?: string | boolean;
-  /** put this value in the input to be edited (asking again after the service refused it) */
+  /** put this value in the input to be edited (asking again after the service refused it, or after going back) */
   prefill?: string;
   /** true or why the (trimmed) value is refused; for a file, gets the absolute path */
   validate?: (value: string) => true | string;
+  /** a person may go back from here to the previous question (answered GO_BACK) */
+  back?: boolean;
 }
 
 /**
  * The answer as a string ('true' / 'false' for confirm and more; an absolute path for a file),
- * undefined when an optional question is skipped, null when a file question is skipped.
+ * undefined when an optional question is skipped, null when a file question is skipped,
+ * GO_BACK when the person asked for the previous question.
  */
-export type AnswerValue = string | null | undefined;
+export type AnswerValue = string | null | undefined | typeof GO_BACK;
 
 export interface Prompter {
   /** true when a person answers (the flow then offers to fix refused fields and retry) */
   readonly interactive: boolean;
   ask(q: Question): Promise<AnswerValue>;
   /** replay only: checks every answer the session will need before anything is created */
-  preflight?(entity: 'pf' | 'pj', resume: boolean): void;
+  preflight?(entity: 'pf' | 'pj', resume: boolean, c?: FieldContext): void;
   /** replay only: the index of the partner with this document in the answers file */
   findPartner?(document: string): number | undefined;
+  /** replay only: how many partners the answers file lists */
+  partnerCount?(): number;
 }
 
 /** ['partners', 0, 'document'] → "partners[0].document" */
@@ -51,9 +62,6 @@ export function pathText(path: AnswerPath): string {
   for (const p of path) out += typeof p === 'number' ? `[${p}]` : out ? `.${p}` : p;
   return out;
 }
-
-const OPTIONAL = ' (optional, Enter to skip)';
-const FILE_HINT = ' (Enter to skip it for now)';
 
 /** A path as typed: `~` and `~/…` are the home directory (as a shell would expand them), the rest relative to cwd. */
 export function localPath(cwd: string, typed: string, home = homedir()): string {
@@ -64,52 +72,100 @@ export function localPath(cwd: string, typed: string, home = homedir()): string 
 }
 
 /**
- * The @inquirer/input configuration of a text or file question: the validation runs on Enter
- * and shows the server's message under the field; while typing, a ✓ appears once the value
- * is valid.
+ * The textPrompt configuration of a text or file question: the validation runs on Enter and
+ * shows the message under the field; while typing, a ✓ appears once the value is valid; the
+ * help line says how to go back (`<` alone) when the question allows it.
  */
-export function inputConfig(q: Question, paint: Painter, cwd: string) {
+export function inputConfig(q: Question, paint: Painter, cwd: string, t: Catalogue = en) {
   const file = q.kind === 'file';
   const check = (raw: string): true | string => {
     const v = raw.trim();
-    if (!v) return file || !q.required ? true : `${labelOf(q.message)} is required`;
+    if (q.back && v === BACK_TOKEN) return true;
+    if (!v) return file || !q.required ? true : t.prompt.required(labelOf(q.message));
     if (!q.validate) return true;
     return q.validate(file ? localPath(cwd, v) : v);
   };
   return {
-    message: q.message + (file ? FILE_HINT : q.required ? '' : OPTIONAL),
+    message: q.message + (file ? t.prompt.fileHint : q.required ? '' : t.prompt.optional),
     default: q.prefill,
-    prefill: 'editable' as const,
     validate: check,
+    help: q.back ? t.prompt.helpBack : t.prompt.help,
     transformer: (value: string, { isFinal }: { isFinal: boolean }) => {
+      if (q.back && value.trim() === BACK_TOKEN) return isFinal ? paint.dim(t.prompt.back) : value;
       if (isFinal || !value.trim()) return value;
       return check(value) === true ? `${value} ${paint.green('✓')}` : value;
     },
   };
 }
 
-/** A Prompter that asks a person at the terminal; prompts are drawn on stderr. */
-export async function terminalPrompter(o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream }): Promise<Prompter> {
-  const { input, select, confirm } = await import('@inquirer/prompts');
+/** The yes/no answer of what was typed in the language's words (y/yes/n/no, s/sim/n/não), or null. */
+export function yesNo(typed: string, t: Catalogue): boolean | null {
+  const v = typed.trim().toLowerCase();
+  if (t.prompt.yes.includes(v)) return true;
+  if (t.prompt.no.includes(v)) return false;
+  return null;
+}
+
+/**
+ * The textPrompt configuration of a yes/no question: only the language's yes or no is an
+ * answer (any other text is refused, not taken as "no"); Enter alone takes the default.
+ */
+export function yesNoConfig(q: Question, t: Catalogue = en, paint?: Painter) {
+  const dflt = typeof q.default === 'boolean' ? q.default : undefined;
+  return {
+    transformer: (value: string, { isFinal }: { isFinal: boolean }) =>
+      q.back && isFinal && value.trim() === BACK_TOKEN ? (paint ? paint.dim(t.prompt.back) : t.prompt.back) : value,
+    message: `${q.message} ${t.prompt.yesNoHint(dflt)}`,
+    default: q.prefill,
+    help: q.back ? t.prompt.helpBack : t.prompt.help,
+    validate: (raw: string): true | string => {
+      const v = raw.trim();
+      if (q.back && v === BACK_TOKEN) return true;
+      if (!v && dflt !== undefined) return true;
+      return yesNo(v, t) === null ? t.prompt.yesNoError : true;
+    },
+  };
+}
+
+/** A Prompter that asks a person at the terminal, in the catalogue's language; prompts are drawn on stderr. */
+export async function terminalPrompter(o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream; t?: Catalogue }): Promise<Prompter> {
+  const { select } = await import('@inquirer/prompts');
+  const { textPrompt } = await import('./textPrompt.js');
+  const t = o.t ?? en;
   const context = { output: o.output ?? process.stderr };
+  const yesNoAnswer = async (q: Question): Promise<AnswerValue> => {
+    const v = (await textPrompt(yesNoConfig(q, t, o.paint), context)).trim();
+    if (q.back && v === BACK_TOKEN) return GO_BACK;
+    return String(v ? yesNo(v, t) : q.default === true);
+  };
   return {
     interactive: true,
     async ask(q) {
       switch (q.kind) {
         case 'more':
           if (q.required) return 'true';
-          return String(await confirm({ message: q.message, default: q.default === true }, context));
+          return yesNoAnswer(q);
         case 'confirm':
-          return String(await confirm({ message: q.message, default: q.default === true }, context));
-        case 'select':
-          return await select(
-            { message: q.message, choices: q.choices!.map((c) => ({ ...c })), default: typeof q.default === 'string' ? q.default : undefined },
+          return yesNoAnswer(q);
+        case 'select': {
+          const choices = q.choices!.map((c) => ({ ...c }));
+          if (q.back) choices.push({ value: BACK_TOKEN, name: t.prompt.back });
+          const v = await select(
+            {
+              message: q.message,
+              choices,
+              default: typeof q.default === 'string' ? q.default : undefined,
+              theme: { style: { keysHelpTip: () => t.prompt.selectHelp } },
+            },
             context,
           );
+          return v === BACK_TOKEN ? GO_BACK : v;
+        }
         case 'file':
-          return askPath(q, o);
+          return askPath(q, { ...o, t });
         case 'text': {
-          const v = (await input(inputConfig(q, o.paint, o.cwd), context)).trim();
+          const v = (await textPrompt(inputConfig(q, o.paint, o.cwd, t), context)).trim();
+          if (q.back && v === BACK_TOKEN) return GO_BACK;
           return v || undefined;
         }
       }
@@ -150,9 +206,10 @@ function isDir(p: string): boolean {
  * inquirer input has none). The path is checked on Enter with the same rules as before the
  * upload; a refusal is shown and the question asked again. Ctrl-C cancels like a prompt does.
  */
-async function askPath(q: Question, o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream }): Promise<string | null> {
+async function askPath(q: Question, o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream; t: Catalogue }): Promise<string | null | typeof GO_BACK> {
   const { createInterface } = await import('node:readline');
   const output = o.output ?? process.stderr;
+  let prefill = q.prefill;
   for (;;) {
     const raw = await new Promise<string>((resolveAnswer, reject) => {
       const rl = createInterface({ input: process.stdin, output, terminal: true, completer: (line: string) => completePath(o.cwd, line) });
@@ -166,17 +223,20 @@ async function askPath(q: Question, o: { paint: Painter; cwd: string; output?: N
       rl.on('close', () => {
         if (!done) reject(Object.assign(new Error('the terminal closed'), { name: 'ExitPromptError' }));
       });
-      rl.question(`${o.paint.green('?')} ${o.paint.bold(q.message + FILE_HINT)} `, (a) => {
+      rl.question(`${o.paint.green('?')} ${o.paint.bold(q.message + (q.back ? o.t.prompt.fileBackHint : o.t.prompt.fileHint))} `, (a) => {
         done = true;
         rl.close();
         resolveAnswer(a);
       });
+      if (prefill) rl.write(prefill);
     });
     const v = raw.trim();
     if (!v) return null;
+    if (q.back && v === BACK_TOKEN) return GO_BACK;
     const path = localPath(o.cwd, v);
     const verdict = q.validate ? q.validate(path) : true;
     if (verdict === true) return path;
     output.write(`${o.paint.red('>')} ${verdict}\n`);
+    prefill = v;
   }
 }

@@ -18,11 +18,14 @@ export interface OnboardFlags {
   id?: string;
   fromFile?: string;
   saveAnswers?: string;
+  lang?: string;
 }
 
 export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps: Pick<CliDeps, 'io' | 'openTarget'>, inject: { prompter?: Prompter } = {}): Promise<number> {
   const io = deps.io;
   if (flags.id !== undefined && !UUID_RE.test(flags.id)) throw usage(`--id must be a submerchant id (a UUID), got '${flags.id}'`);
+  const { catalogue, detectLang } = await import('../../onboard/locale.js');
+  const t = catalogue(detectLang(io.env, flags.lang));
   const paint = await painter(g, io);
   let prompter: Prompter | undefined = inject.prompter;
   if (flags.fromFile) {
@@ -37,7 +40,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
   const saveTo = flags.saveAnswers ? resolve(io.cwd, flags.saveAnswers) : undefined;
   if (!prompter) {
     const { terminalPrompter } = await import('../../onboard/prompter.js');
-    prompter = await terminalPrompter({ paint, cwd: io.cwd });
+    prompter = await terminalPrompter({ paint, cwd: io.cwd, t });
   }
   const recorded = new Answers();
   const state: { id?: string } = {};
@@ -45,20 +48,22 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
   try {
     target = await (deps.openTarget ?? realOpenTarget)(g, io);
     // the target answers and the keys work before the first question (no answers lost to a typo'd URL)
-    await target.client.call('merchant.get', {});
+    const merchant = (await target.client.call('merchant.get', {})).data;
     const { runOnboarding } = await import('../../onboard/flow.js');
-    const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state });
+    // birth dates are judged on the merchant's clock, as the service judges them
+    const now = new Date(merchant.clock);
+    const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state, t, now: Number.isNaN(now.getTime()) ? new Date() : now });
     await printData(io, sub, { format: resolveFormat(g, io), paint });
     return EXIT.ok;
   } catch (e) {
     const code = reportError(io, g, e);
-    if (state.id) io.err(`The submerchant ${state.id} keeps what was sent; continue with \`mpay submerchants onboard --id ${state.id}\`\n`);
+    if (state.id) io.err(`${t.flow.kept(state.id)}\n`);
     return code;
   } finally {
     if (saveTo && Object.keys(recorded.doc).length) {
       try {
         saveAnswers(saveTo, recorded);
-        if (!g.quiet) io.err(`Answers saved to ${flags.saveAnswers} (replay them with --from-file)\n`);
+        if (!g.quiet) io.err(`${t.flow.saved(flags.saveAnswers!)}\n`);
       } catch (e) {
         io.err(`warning: could not save the answers to ${flags.saveAnswers}: ${(e as Error).message}\n`);
       }
