@@ -186,7 +186,6 @@ export const submerchantUpdate = z
     if (Object.keys(v).length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'send at least one field to change' });
     checkCnaes(v.cnaes ?? undefined, ctx);
   });
-export type SubmerchantUpdate = z.output<typeof submerchantUpdate>;
 
 /** One correction of a submerchant: the fields it changed, each from its old value to its new one. */
 export const submerchantChange = z.object({
