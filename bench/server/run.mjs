@@ -2,8 +2,6 @@
 //
 // Baselines measured in the same run:
 //  - a bare node:http server answering a small JSON
-//  - for reference, Hono on @hono/node-server answering the same JSON (hono-baseline.mjs):
-//    what the framework mpay's server is built on costs by itself
 //  - node:http answering GET /v1/charges/{id} with one SQLite read of the same charge from
 //    mpay's database and nothing else (sqlite-read-baseline.mjs): the ceiling for any GET that
 //    reads SQLite on this machine (the baseline of both GET rows)
@@ -158,7 +156,6 @@ function createMerchant(envOf, extra = []) {
 const merchant = createMerchant(env);
 const mpay = await startServer([bin, 'server', 'start', '--port', '0', ...RATE]);
 const bare = await startServer(['-e', BARE]);
-const hono = await startServer([join(root, 'bench', 'server', 'hono-baseline.mjs')]);
 const secret = `${merchant.public_key}:${merchant.secret_key}`;
 const card = { number: '4111111111111111', holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv: '123' };
 const chargeBodyOf = (token) => ({
@@ -257,7 +254,6 @@ const pgGetLua = PG_URL ? getScript('pg-get', pgSecret) : null;
 // --- measure --------------------------------------------------------------------------
 const cases = {
   bare: (d) => wrk(bare.url + '/', null, d),
-  hono: (d) => wrk(`${hono.url}/v1/charges/${chargeId}`, null, d),
   read: (d) => wrk(`${sqliteRead.url}/v1/charges/${chargeId}`, null, d),
   get: (d) => wrk(`${mpay.url}/v1/charges/${chargeId}`, getLua, d),
   list: (d) => wrk(`${mpay.url}/v1/charges`, getLua, d),
@@ -281,7 +277,6 @@ const cases = {
 // before (the POST cases) are written back then, not by the kernel during this case.
 const serverOf = {
   bare,
-  hono,
   read: sqliteRead,
   get: mpay,
   list: mpay,
@@ -351,7 +346,6 @@ const target = (ok, text, figure = 0) => `target ${text}: ${Number.isFinite(figu
 const row = (name, k, ratio, t = '') => [name, med(k, 'rps'), med(k, 'p50'), med(k, 'p99'), med(k, 'cpu'), ratio, t];
 const rows = [
   row('bare node:http, small JSON', 'bare', '1.00 (baseline)'),
-  row('Hono on @hono/node-server, same JSON', 'hono', `${fmt(pctOf('hono', 'bare'))} % of bare (reference)`),
   row('node:http + 1 SQLite read, same charge', 'read', `1.00 (baseline of the GETs; ${fmt(pctOf('read', 'bare'))} % of bare)`),
   row('GET /v1/charges/{id}', 'get', `${fmt(pctOf('get', 'read'))} % of the SQLite read`, target(pctOf('get', 'read') >= 60, '≥ 60 %', pctOf('get', 'read'))),
   row('GET /v1/charges (page 1 of 20)', 'list', `${fmt(pctOf('list', 'read'))} % of the SQLite read`, target(pctOf('list', 'read') >= 40, '≥ 40 %', pctOf('list', 'read'))),

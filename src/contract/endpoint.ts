@@ -47,6 +47,18 @@ export interface Endpoint<
   message: string;
   tag: string;
   cli?: CliSpec;
+  /**
+   * How the server keeps an Idempotency-Key of this endpoint: by default in transactions of its
+   * own around the handler; 'in-transaction', in the handler's one transaction (claimed there
+   * and its answer kept there: one commit a request), for a handler that writes only through
+   * the store it is given, in one transaction, and does nothing after it but build its answer.
+   */
+  idempotency?: 'in-transaction';
+  /**
+   * The answer is a function of the stored rows alone (no time, no signed URL): the server may
+   * serve it again while the database reads the same (src/server/readMemo.ts).
+   */
+  memo?: true;
 }
 
 export function endpoint<
@@ -86,8 +98,3 @@ export type DataOf<E> = E extends Endpoint<any, any, infer R>
 export type BodyOut<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.output<B> : undefined) : never;
 export type QueryOut<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? z.output<Q> : undefined) : never;
 export type ItemOut<E> = E extends Endpoint<any, any, infer R> ? z.output<R> : never;
-
-/** '/v1/charges/{id}' -> '/v1/charges/:id' */
-export function honoPath(path: string): string {
-  return path.replace(/\{([a-z_]+)\}/gi, ':$1');
-}

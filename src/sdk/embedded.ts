@@ -1,7 +1,7 @@
 /**
  * mpay/embedded: the service itself, in-process, for tests and scripts that want a sandbox
- * without a server. A separate entry from the SDK ('mpay'), which never loads the server, its
- * store engines (better-sqlite3, pg) or Hono.
+ * without a server. A separate entry from the SDK ('mpay'), which never loads the server or its
+ * store engines (better-sqlite3, pg).
  *
  *   import { MpayClient } from 'mpay';
  *   import { openEmbedded } from 'mpay/embedded';

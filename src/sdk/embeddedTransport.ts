@@ -5,7 +5,7 @@ export type FetchHandler = (req: Request) => Response | Promise<Response>;
  * Answers a request without Web Request and Response objects (the service's own in-process
  * path), or gives undefined for the requests it leaves to the FetchHandler.
  */
-export type DirectHandler = (req: TransportRequest) => Promise<TransportResponse> | undefined;
+export type DirectHandler = (req: TransportRequest, chunks?: AsyncIterable<Uint8Array>) => Promise<TransportResponse> | undefined;
 
 /**
  * Calls the service's request handler in-process: the same Request and Response objects an
@@ -22,7 +22,8 @@ export class EmbeddedTransport implements Transport {
   ) {}
 
   async send(req: TransportRequest): Promise<TransportResponse> {
-    const answer = this.direct?.(req);
+    // a body sent with progress goes as chunks, each reported as the service takes it
+    const answer = this.direct?.(req, req.onBodyProgress && req.body instanceof Uint8Array ? progressChunks(req.body, req.onBodyProgress) : undefined);
     if (answer) return answer;
     let body: BodyInit | undefined = req.body === undefined ? undefined : typeof req.body === 'string' ? req.body : Buffer.from(req.body);
     if (req.onBodyProgress && req.body instanceof Uint8Array) {

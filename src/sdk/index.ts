@@ -5,7 +5,7 @@
  *   const client = new MpayClient({ transport: new HttpTransport('http://127.0.0.1:4010'), publicKey, secretKey });
  *   const { data } = await client.call('apiKeys.list', { query: { per_page: 50 } });
  *
- * The SDK is a client only: it never loads the server, its store engines or Hono. The service
+ * The SDK is a client only: it never loads the server or its store engines. The service
  * itself, in-process, is the separate entry 'mpay/embedded' (`openEmbedded`, src/sdk/embedded.ts).
  */
 export { MpayClient, errorFromResponse, toQueryString } from './client.js';

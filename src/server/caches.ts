@@ -18,6 +18,8 @@ export interface Caches {
   calendar: CalendarMemo;
   /** the last row of each charge-list page served, by merchant, filter, page size and page */
   chargePages: Memo<string, PageBoundary>;
+  /** the OpenAPI document of this server (made once: it takes a while), without its `servers` */
+  openapi: Memo<'document', Record<string, unknown>>;
 }
 
 export function newCaches(): Caches {
@@ -26,5 +28,6 @@ export function newCaches(): Caches {
     cardReadings: new Memo(1_024),
     calendar: new CalendarMemo(),
     chargePages: new Memo(50_000),
+    openapi: new Memo(1),
   };
 }

@@ -5,17 +5,16 @@ import type { Db } from '../store/db.js';
 import type { FileStore } from '../store/files.js';
 import type { Caches } from './caches.js';
 import type { Clock } from './clock.js';
+import type { Limits } from './pipeline/limits.js';
+import type { CoreRequest } from './pipeline/request.js';
 import type { Keyring } from './keyring.js';
+import type { DuePolicy } from './pipeline/due.js';
 import type { RateLimits } from './rateLimit.js';
 
 export type Mode = 'sandbox' | 'production';
 
-/** The Hono environment of the app: what its middleware sets on each request. */
-export type AppEnv = { Variables: { requestId: string; logged: boolean } };
-export type DueSkip = 'window' | 'same-instant' | 'never';
-
-/** Everything the service needs from outside, injected so tests can replace any of it. */
-export interface AppDeps {
+/** What the services need from outside, injected so tests can replace any of it. */
+export interface ServiceDeps {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
@@ -25,6 +24,18 @@ export interface AppDeps {
   /** where uploaded files live: a directory (SQLite) or the database (PostgreSQL); see store/files.ts */
   files: FileStore;
   mode: Mode;
+  /** public origin for links the service hands out (checkout_url, file url) */
+  publicBaseUrl?: string;
+  /** one structured line per request and per internal error; never bodies or headers */
+  log?: (entry: Record<string, unknown>) => void;
+  /** the runtime's caches (src/server/caches.ts) */
+  caches: Caches;
+  /** due work: how many items each job moves per call (one transaction per batch) */
+  due: { readonly batch: number };
+}
+
+/** Everything the app needs: the services' deps and the settings of the request pipeline. */
+export interface AppDeps extends ServiceDeps {
   /**
    * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (the client
    * is the right-most hop that is not one of them); empty or absent: the peer is the client.
@@ -36,33 +47,15 @@ export interface AppDeps {
   checkoutRateLimit?: CheckoutRateLimit | null;
   /** check every success response against the contract (tests turn this on) */
   validateResponses?: boolean;
-  /** one structured line per request and per internal error; never bodies or headers */
-  log?: (entry: Record<string, unknown>) => void;
-  /** public origin for links the service hands out (checkout_url, file url) */
-  publicBaseUrl?: string;
   /**
-   * When a request may skip its merchant's due work after a run that moved nothing (app.ts
-   * `runDue`): 'window' (the default) within DUE_SKIP_MS of merchant time, whatever was written
-   * since; 'same-instant' only at the very same merchant instant and while the app served no
-   * write (for a clock that moves only when told, where a write may make something due at that
-   * instant); 'never' runs it before every request.
-   */
-  dueSkip?: DueSkip;
-  /**
-   * Items each due job moves per call, one transaction per batch (default DUE_BATCH). Tests
-   * set it small so random request sequences reach the case where a request settles one
-   * batch, writes its own entry, and a later request settles older-dated receivables.
-   */
-  dueBatch?: number;
-  /**
-   * Serve the charge reads again from the answer made at the same database state (readMemo.ts);
-   * default true. False reads the store for every request.
+   * Serve the reads of stored rows again from the answer made at the same database state
+   * (readMemo.ts); default true. False reads the store for every request.
    */
   readMemo?: boolean;
   /** work to run after each request's response is ready (e.g. a webhook worker kick) */
   onEvent?: () => void;
-  /** the runtime's caches (src/server/caches.ts) */
-  caches: Caches;
+  /** when a request runs its merchant's due work first (src/server/pipeline/due.ts) */
+  due: DuePolicy;
 }
 
 export interface CheckoutRateLimit {
@@ -91,7 +84,7 @@ export interface Principal {
  * the CLI's admin commands and tests all call services with one of these.
  */
 export interface ServiceContext {
-  deps: AppDeps;
+  deps: ServiceDeps;
   db: Db;
   merchantId: string;
   /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
@@ -105,14 +98,14 @@ export interface ServiceContext {
 /**
  * The clock offset a merchant's stored `clock_offset_ms` gives in this mode: the sandbox's
  * `POST /v1/sandbox/clock/advance` moves it; production has no sandbox clock, so an offset left
- * in a database created in sandbox mode moves nothing there (issue 18.17).
+ * in a database created in sandbox mode moves nothing there.
  */
-export function clockOffset(deps: Pick<AppDeps, 'mode'>, storedMs: number | string | null | undefined): number {
+export function clockOffset(deps: Pick<ServiceDeps, 'mode'>, storedMs: number | string | null | undefined): number {
   return deps.mode === 'production' ? 0 : Number(storedMs ?? 0);
 }
 
 /** The ServiceContext of a merchant whose sandbox clock is `clockOffsetMs` ahead of the server's (none in production). */
-export function serviceContext(deps: AppDeps, merchantId: string, clockOffsetMs: number, baseUrl?: string): ServiceContext {
+export function serviceContext(deps: ServiceDeps, merchantId: string, clockOffsetMs: number, baseUrl?: string): ServiceContext {
   const offset = clockOffset(deps, clockOffsetMs);
   return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + offset), ...(baseUrl !== undefined ? { baseUrl } : {}) };
 }
@@ -121,14 +114,6 @@ export function serviceContext(deps: AppDeps, merchantId: string, clockOffsetMs:
 export type DueContext = ServiceContext;
 export type DueJob = (ctx: DueContext) => Promise<number | void>;
 
-/** Items a due job moves per call (each batch is one transaction). */
-export const DUE_BATCH = 100;
-
-/** The due batch size of these deps: `deps.dueBatch` when set, else DUE_BATCH. */
-export function dueBatch(deps: Pick<AppDeps, 'dueBatch'>): number {
-  return deps.dueBatch ?? DUE_BATCH;
-}
-
 export interface RequestContext extends ServiceContext {
   deps: AppDeps;
   db: Db;
@@ -136,8 +121,10 @@ export interface RequestContext extends ServiceContext {
   merchantId: string;
   apiKeyId: string;
   requestId: string;
-  /** the request as a Web Request (built when first asked for on the node:http path) */
-  readonly req: Request;
+  /** the request as the pipeline received it (headers, the body as a stream for uploads) */
+  readonly request: CoreRequest;
+  /** the pipeline's limits, for the budgets a handler spends itself (the checkout's link budget) */
+  readonly limits: Limits;
   clientIp: string;
   /** the client as per-client limits and holds count it (rateLimit.ts clientOf): an IPv4 address, an IPv6 /64 */
   client: string;
@@ -181,9 +168,21 @@ export class JsonText<T> {
   constructor(readonly text: string) {}
 }
 
+/**
+ * An answer a handler made itself, not a record for the envelope: a download's bytes with
+ * their headers, or an envelope already made (the checkout's payment).
+ */
+export class RawAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: string | Uint8Array | null,
+  ) {}
+}
+
 export type HandlerResult<E> = E extends { list?: true } ? Page<ItemOut<E>> | Page<JsonText<ItemOut<E>>> : ItemOut<E> | JsonText<ItemOut<E>>;
 
-export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | Response>;
+export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | RawAnswer>;
 
 /** One handler per endpoint id of a group of endpoints. */
 export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> };

@@ -5,13 +5,13 @@
  * request the app runs each job once for the caller's merchant; `runDueWork` sweeps until
  * nothing is due (the sandbox clock advance, and a server-mode timer).
  */
-import { serviceContext, type AppDeps, type DueContext, type DueJob } from './context.js';
+import { serviceContext, type ServiceDeps, type DueContext, type DueJob } from './context.js';
 import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges/due.js';
 
-/** Time-based moves, each one bounded batch per call (dueBatch(deps) items: DUE_BATCH unless deps.dueBatch, src/server/context.ts). */
+/** Time-based moves, each one bounded batch per call (deps.due.batch items, one transaction per batch). */
 export const dueWork: DueJob[] = [
   decidePendingCardCharges,
   expireDuePixCharges,
@@ -47,7 +47,7 @@ export async function runDueJobs(ctx: DueContext): Promise<{ moved: number; fail
  * Runs every due job until none has anything left (at most `maxRounds` rounds per merchant),
  * for one merchant or for all of them. Returns the number of items moved.
  */
-export async function runDueWork(deps: AppDeps, merchantId?: string, opts: { maxRounds?: number } = {}): Promise<number> {
+export async function runDueWork(deps: ServiceDeps, merchantId?: string, opts: { maxRounds?: number } = {}): Promise<number> {
   const merchants = merchantId
     ? await deps.db.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants WHERE id = ?', [merchantId])
     : await deps.db.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants ORDER BY id');

@@ -1,7 +1,8 @@
-import { getRequestListener } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { incomingBodyLeftUnread, incomingGone, type App, type CoreAnswer, type CoreRequest } from './app.js';
+import type { App } from './app.js';
+import { CLIENT_CLOSED_STATUS } from './errors.js';
+import { byteLength, JSON_TYPE, type Answer, type CoreRequest } from './pipeline/request.js';
 import { readIncomingCapped } from './body.js';
 import { capConnections, defaultConnectionLimits, openFileLimit, timeoutOptions, type ConnectionLimits } from './connections.js';
 import type { Runtime } from './runtime.js';
@@ -13,11 +14,18 @@ export interface RunningServer {
 }
 
 /**
+ * The client is gone: its socket closed before the answer was ready. Whatever the handler made
+ * of the cut-off request is logged as 499.
+ */
+function incomingGone(incoming: IncomingMessage): boolean {
+  return incoming.socket?.destroyed === true || (incoming.destroyed && !incoming.complete);
+}
+
+/**
  * A request of the node:http server as the pipeline sees it: headers and body straight from
- * Node's incoming message; a Web Request is built only if a handler asks for one.
+ * Node's incoming message (no Web Request, stream or AbortSignal made for it).
  */
 class NodeRequest implements CoreRequest {
-  private webRequest: Request | undefined;
   constructor(
     private readonly incoming: IncomingMessage,
     readonly method: string,
@@ -33,8 +41,13 @@ class NodeRequest implements CoreRequest {
     return incomingGone(this.incoming);
   }
 
+  /**
+   * The body has not all arrived although the answer is ready (a refusal before or while
+   * reading it). The server would discard the rest only up to a point and then break the socket
+   * under a keep-alive client, so the answer says `Connection: close` instead.
+   */
   bodyLeftUnread(): boolean {
-    return incomingBodyLeftUnread(this.incoming, this.method);
+    return !this.incoming.complete && this.method !== 'GET' && this.method !== 'HEAD';
   }
 
   header(name: string): string | undefined {
@@ -46,42 +59,31 @@ class NodeRequest implements CoreRequest {
     return readIncomingCapped(this.incoming, max);
   }
 
-  web(): Request {
-    if (!this.webRequest) {
-      const headers = new Headers();
-      const raw = this.incoming.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-      // the body (JSON endpoints only come this way) was read by the pipeline already
-      this.webRequest = new Request(`http://${this.incoming.headers.host ?? 'localhost'}${this.incoming.url}`, { method: this.method, headers });
-    }
-    return this.webRequest;
+  stream(): AsyncIterable<Uint8Array> {
+    return this.incoming;
+  }
+
+  origin(): string {
+    return `http://${this.incoming.headers.host ?? 'localhost'}`;
   }
 }
 
-async function writeAnswer(res: ServerResponse, a: CoreAnswer): Promise<void> {
-  if (!a.response) {
-    a.headers['content-length'] = String(Buffer.byteLength(a.body));
-    res.writeHead(a.status, a.headers);
-    res.end(a.body);
+function writeAnswer(res: ServerResponse, a: Answer): void {
+  if (a.status === CLIENT_CLOSED_STATUS) {
+    res.destroy();
     return;
   }
-  const r = a.response;
-  const body = r.body ? Buffer.from(await r.arrayBuffer()) : undefined;
-  const headers: Record<string, string> = {};
-  r.headers.forEach((v, k) => (headers[k] = v));
-  if (body) headers['content-length'] = String(body.byteLength);
-  res.writeHead(r.status, headers);
-  res.end(body);
+  const headers = a.headers;
+  if (a.body !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['content-length'] = String(byteLength(a.body));
+  res.writeHead(a.status, headers);
+  res.end(a.body ?? undefined);
 }
 
 /**
- * The server's request listener. An API endpoint (a JSON body, no percent-encoded path) goes
- * straight into the app's pipeline (`app.core`), with no Web Request, Response, stream or
- * AbortSignal made for it; everything else (the checkout pages, probes, 404s, 405s, HEAD,
- * uploads) goes through Hono on @hono/node-server.
+ * The server's request listener: every request, endpoint or page, goes through the app's
+ * pipeline (src/server/pipeline) and its answer is written straight to the socket.
  */
 export function requestListener(app: App, refused: (s: Socket) => boolean = () => false): (req: IncomingMessage, res: ServerResponse) => void {
-  const hono = getRequestListener(app.fetch);
   return (req, res) => {
     // a connection over a cap was answered 503 when it opened: nothing it sends is served
     if (refused(req.socket)) {
@@ -90,19 +92,13 @@ export function requestListener(app: App, refused: (s: Socket) => boolean = () =
     }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const route = url.charCodeAt(0) === 47 /* / */ ? app.core.match(req.method ?? 'GET', path) : undefined;
-    if (!route || route.e.multipart) {
-      void hono(req, res);
-      return;
-    }
-    app.core
-      .handle(new NodeRequest(req, req.method!, path, q < 0 ? '' : url.slice(q)), route)
+    app
+      .handle(new NodeRequest(req, req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q)))
       .then((a) => writeAnswer(res, a))
       .catch((err: unknown) => {
         // the pipeline answers every error itself: this is a write that failed (a closed socket)
         if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+          res.writeHead(500, { 'content-type': JSON_TYPE });
           res.end(JSON.stringify({ success: false, message: 'Internal error', error: 'internal_error' }));
         } else res.destroy(err as Error);
       });

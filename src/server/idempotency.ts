@@ -1,5 +1,5 @@
 import { StoreUnavailable, UniqueViolation, type Db, type Queryable } from '../store/db.js';
-import type { AppDeps, DueContext } from './context.js';
+import type { ServiceDeps, DueContext } from './context.js';
 import { ApiError } from './errors.js';
 
 /** How long an Idempotency-Key lives; the due work deletes it after that (purgeExpiredKeys). */
@@ -21,7 +21,7 @@ export type Claim = { kind: 'claimed' } | { kind: 'replay'; response: StoredResp
  * HMAC under a key derived from the master key (never a plain hash, which would let anyone
  * holding the database test guesses of the body against it).
  */
-export function requestHash(deps: Pick<AppDeps, 'keyring'>, method: string, path: string, body: Uint8Array): string {
+export function requestHash(deps: Pick<ServiceDeps, 'keyring'>, method: string, path: string, body: Uint8Array): string {
   return deps.keyring.requestHash(`${method} ${path}\n`, body);
 }
 
@@ -41,7 +41,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * with the same body replays the stored response; with another body it is a 409. A request
  * that arrives while the first is still running waits for it and then replays its response.
  */
-export async function claimKey(deps: AppDeps, merchantId: string, key: string, hash: string): Promise<Claim> {
+export async function claimKey(deps: ServiceDeps, merchantId: string, key: string, hash: string): Promise<Claim> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const now = deps.clock.now();
@@ -91,11 +91,11 @@ const CLAIM_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash,
 const DONE_SQL = `INSERT INTO idempotency_keys (merchant_id, key, request_hash, state, locked_until, created_at, expires_at, status_code, response_body)
          VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)`;
 
-export async function completeKey(deps: AppDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
+export async function completeKey(deps: ServiceDeps, merchantId: string, key: string, res: StoredResponse): Promise<void> {
   await deps.db.run(COMPLETE_SQL, [res.status, res.body, merchantId, key]);
 }
 
-export async function releaseKey(deps: AppDeps, merchantId: string, key: string): Promise<void> {
+export async function releaseKey(deps: ServiceDeps, merchantId: string, key: string): Promise<void> {
   await deps.db.run(RELEASE_SQL, [merchantId, key]);
 }
 
@@ -156,7 +156,7 @@ export type IdempotentOutcome<T> = { replayed: true; response: StoredResponse } 
  * and the answer to keep (which may leave out what must not sit on disk, see `storedAnswer`).
  */
 export async function withIdempotency<T>(
-  deps: AppDeps,
+  deps: ServiceDeps,
   merchantId: string,
   key: string,
   hash: string,
@@ -241,7 +241,7 @@ class TxClaim {
   private stopWaiting = false;
   readonly db: Db;
 
-  constructor(deps: AppDeps, merchantId: string, key: string, hash: string) {
+  constructor(deps: ServiceDeps, merchantId: string, key: string, hash: string) {
     const base = deps.db;
     const tx = <T>(fn: (q: Queryable) => Promise<T>): Promise<T> => {
       if (this.first) {
@@ -362,12 +362,12 @@ const COMPLETE_SQL = `UPDATE idempotency_keys SET state = 'done', status_code = 
 const RELEASE_SQL = `DELETE FROM idempotency_keys WHERE merchant_id = ? AND key = ? AND state = 'processing'`;
 
 /** Whether the merchant's key is in the store (kept, in progress, or expired and not yet purged). */
-async function keyKnown(deps: AppDeps, merchantId: string, key: string): Promise<boolean> {
+async function keyKnown(deps: ServiceDeps, merchantId: string, key: string): Promise<boolean> {
   return (await deps.db.get('SELECT 1 AS known FROM idempotency_keys WHERE merchant_id = ? AND key = ?', [merchantId, key])) !== undefined;
 }
 
 /** Stores a kept answer under a key no transaction claimed (the run wrote nothing): false when the key was taken meanwhile. */
-async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
+async function keepUnclaimed(deps: ServiceDeps, merchantId: string, key: string, hash: string, res: StoredResponse): Promise<boolean> {
   try {
     await deps.db.run(DONE_SQL, [...claimRow(merchantId, key, hash, deps.clock.now()), res.status, res.body]);
     return true;
@@ -394,7 +394,7 @@ async function keepUnclaimed(deps: AppDeps, merchantId: string, key: string, has
  * committed (the answer is sent after that).
  */
 export async function withIdempotencyInTx<T>(
-  deps: AppDeps,
+  deps: ServiceDeps,
   merchantId: string,
   key: string,
   hash: string,

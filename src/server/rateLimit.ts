@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
-import type { AppDeps, CheckoutRateLimit, Principal } from './context.js';
+import type { CheckoutRateLimit, Principal } from './context.js';
 import { ApiError } from './errors.js';
 
 /** A token bucket's size and refill. */
@@ -211,48 +211,29 @@ export const DEFAULT_CHECKOUT_RATE_LIMIT: CheckoutRateLimit = {
   pollPerIp: { perSecond: 5, burst: 60 },
 };
 
-interface CheckoutLimiters {
-  cfg: CheckoutRateLimit | null | undefined;
-  payPerIp: RateLimiter;
-  pollPerIp: RateLimiter;
-  payPerLink: LinkBudget;
-}
-const checkoutLimiters = new WeakMap<AppDeps, CheckoutLimiters>();
+/** The hosted checkout's budgets: per client (payments, status polls) and per payment link. */
+export class CheckoutLimits {
+  private readonly payPerIp: RateLimiter;
+  private readonly pollPerIp: RateLimiter;
+  private readonly payPerLink: LinkBudget;
 
-/** The checkout's limiters of these deps (made again when `deps.checkoutRateLimit` is replaced); null: none. */
-function checkoutLimitersOf(deps: AppDeps): CheckoutLimiters | null {
-  const cfg = deps.checkoutRateLimit;
-  if (cfg === null) return null;
-  let l = checkoutLimiters.get(deps);
-  if (!l || l.cfg !== cfg) {
-    const c = cfg ?? DEFAULT_CHECKOUT_RATE_LIMIT;
-    l = { cfg, payPerIp: new RateLimiter(c.payPerIp), pollPerIp: new RateLimiter(c.pollPerIp), payPerLink: new LinkBudget(c.payPerLink) };
-    checkoutLimiters.set(deps, l);
+  constructor(cfg: CheckoutRateLimit = DEFAULT_CHECKOUT_RATE_LIMIT) {
+    this.payPerIp = new RateLimiter(cfg.payPerIp);
+    this.pollPerIp = new RateLimiter(cfg.pollPerIp);
+    this.payPerLink = new LinkBudget(cfg.payPerLink);
   }
-  return l;
-}
 
-/** Takes a token from one of the checkout's per-client buckets, or refuses with 429 and Retry-After. */
-export function takeCheckoutToken(deps: AppDeps, bucket: 'payPerIp' | 'pollPerIp', client: string): void {
-  const l = checkoutLimitersOf(deps);
-  if (!l) return;
-  const wait = l[bucket].take(client, Date.now());
-  if (wait) throw limited('Too many requests from your address', wait);
-}
+  /** A token of one of the per-client budgets, or 429 with Retry-After. */
+  take(bucket: 'payPerIp' | 'pollPerIp', client: string, nowMs: number): void {
+    const wait = this[bucket].take(client, nowMs);
+    if (wait) throw limited('Too many requests from your address', wait);
+  }
 
-/**
- * A payment on a link, once it is known to be one the link takes: its share of the link's
- * budget (LinkBudget), or 429. Returns what gives it back should the payment be refused.
- */
-export function admitLinkPayment(deps: AppDeps, linkId: string, client: string): () => void {
-  const l = checkoutLimitersOf(deps);
-  return l ? l.payPerLink.admit(linkId, client, Date.now()) : () => undefined;
-}
-
-/**
- * Before the body of an unauthenticated operation (the checkout's pay) is read: one token of
- * the client's pay budget, so a flood is refused without reading or parsing anything.
- */
-export function takePublicBodyToken(deps: AppDeps, client: string): void {
-  takeCheckoutToken(deps, 'payPerIp', client);
+  /**
+   * A payment on a link, once it is known to be one the link takes: its share of the link's
+   * budget (LinkBudget), or 429. Returns what gives it back should the payment be refused.
+   */
+  admitLinkPayment(linkId: string, client: string, nowMs: number): () => void {
+    return this.payPerLink.admit(linkId, client, nowMs);
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * Answers of the charge reads remembered per state of the database (issue 17).
+ * Answers of reads remembered per state of the database.
  *
  * `GET /v1/charges/{id}` and `GET /v1/charges` answer from the stored rows alone: the same
  * merchant, path and query string against the same database state give the same bytes. The
@@ -15,12 +15,11 @@
  * present, so it is never served.
  *
  * Not every GET is a function of the stored rows alone (some answer with the time, a signed
- * URL, a computed quote), so the endpoints are listed by name. PostgreSQL has no change token:
+ * URL, a computed quote), so an endpoint says it is one (`memo: true` in the contract's endpoint
+ * table). PostgreSQL has no change token:
  * nothing is remembered there. `mpay server start --no-read-memo` (MPAY_READ_MEMO=off) turns it
  * off, e.g. to measure the store itself.
  */
-export const MEMO_ENDPOINTS: ReadonlySet<string> = new Set(['charges.get', 'charges.list']);
-
 /** Kept keys and answers' text, in all (characters), before the memo starts again from empty. */
 const MAX_CHARS = 16 * 1024 * 1024;
 /** A query string longer than this is answered, not kept (no list query needs as much). */

@@ -5,6 +5,7 @@ import type { Db } from '../store/db.js';
 import { defaultFileStore, type FileStore } from '../store/files.js';
 import { createApp } from './app.js';
 import { newCaches } from './caches.js';
+import { WindowDuePolicy, type DuePolicy } from './pipeline/due.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AppDeps, Mode } from './context.js';
 import { Keyring } from './keyring.js';
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   databaseUrl?: string;
   /** where uploads go; default: the database on PostgreSQL, `<dataDir>/uploads` on SQLite */
   files?: FileStore;
+  /** when requests run their merchant's due work (default: WindowDuePolicy, src/server/pipeline/due.ts) */
+  due?: DuePolicy;
 }
 
 export interface Runtime {
@@ -57,6 +60,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     validateResponses: o.validateResponses,
     readMemo: o.readMemo,
     caches: newCaches(),
+    due: o.due ?? new WindowDuePolicy(),
   };
   // withdrawals written by an older version hold a plain digest of their request: key them
   const keyed = await keyUnkeyedRequestHashes(deps);

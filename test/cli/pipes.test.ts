@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { requestListener } from '../../src/server/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
@@ -61,10 +61,10 @@ describe('a closed stdout ends mpay quietly', () => {
         const id = (r.body as { data: { id: string } }).data.id;
         expect((await env.call('DELETE', `/v1/api-keys/${id}`)).status).toBe(200);
       }
-      const listener = getRequestListener(env.rt.app.fetch);
+      const listener = requestListener(env.rt.app);
       server = createServer((req, res) => {
         if (req.method === 'GET' && req.url?.startsWith('/v1/api-keys')) listRequests++;
-        void listener(req, res);
+        listener(req, res);
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
       const a = server.address();

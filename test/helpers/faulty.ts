@@ -59,9 +59,9 @@ export class FaultyDb implements Db {
 }
 
 /** testEnv() on a FaultyDb over SQLite (snapshot() reads SQLite's catalogue). */
-export async function faultyEnv(): Promise<TestEnv & { fdb: FaultyDb }> {
+export async function faultyEnv(opts: Omit<Parameters<typeof testEnv>[0] & {}, 'openDb'> = {}): Promise<TestEnv & { fdb: FaultyDb }> {
   let fdb: FaultyDb | undefined;
-  const env = await testEnv({ openDb: async (dir) => (fdb = new FaultyDb(await openSqlite(join(dir, 'mpay.db')))) });
+  const env = await testEnv({ ...opts, openDb: async (dir) => (fdb = new FaultyDb(await openSqlite(join(dir, 'mpay.db')))) });
   return Object.assign(env, { fdb: fdb! });
 }
 

@@ -1,6 +1,6 @@
 /**
  * The SDK ('mpay', dist/sdk.js) is a client: importing it loads neither the server's store
- * engines (better-sqlite3, pg) nor Hono. The embedded service is its own entry, 'mpay/embedded'.
+ * engines (better-sqlite3, pg) nor its request pipeline. The embedded service is its own entry, 'mpay/embedded'.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -28,12 +28,12 @@ describe("the SDK's imports", () => {
   it("import('mpay') loads neither better-sqlite3, hono nor pg", () => {
     const pkgs = packagesLoaded("const m = await import('mpay'); if (typeof m.MpayClient !== 'function') process.exit(3);", 'sdk');
     expect(pkgs).toContain('zod'); // the trace works: the contract's schemas come with the client
-    for (const heavy of ['better-sqlite3', 'hono', '@hono/node-server', 'pg']) expect(pkgs).not.toContain(heavy);
+    for (const heavy of ['better-sqlite3', 'ipaddr.js', 'lru-cache', 'pg']) expect(pkgs).not.toContain(heavy);
   });
 
   it("import('mpay/embedded') is where the service (and its store engine) comes from", () => {
     const pkgs = packagesLoaded("const m = await import('mpay/embedded'); if (typeof m.openEmbedded !== 'function') process.exit(3);", 'embedded');
     expect(pkgs).toContain('better-sqlite3');
-    expect(pkgs).toContain('hono');
+    expect(pkgs).toContain('ipaddr.js');
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SameInstantDue } from '../helpers/due.js';
 import { faultyEnv, snapshot, type FaultyDb } from '../helpers/faulty.js';
 import type { TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokenize } from '../helpers/money.js';
@@ -135,7 +136,8 @@ describe('a crash between two writes of a money operation leaves nothing behind'
   it('a card charge left pending by an earlier version (decided in a second transaction) is decided by the due work', async () => {
     // the store is changed behind the app's back below, at the same instant: the due work must
     // not be skipped as in the production window (DUE_SKIP_MS) after the charge's idle run
-    env.rt.deps.dueSkip = 'same-instant';
+    await env.close();
+    env = await faultyEnv({ due: new SameInstantDue() });
     const first = (await cardCharge(env, 100)).body.data;
     // what an earlier version left behind after a crash between its two transactions
     await env.rt.deps.db.run(

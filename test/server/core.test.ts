@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 import { dueWork, runDueWork } from '../../src/server/due.js';
-import { DUE_SKIP_MS } from '../../src/server/app.js';
+import { DUE_SKIP_MS, WindowDuePolicy } from '../../src/server/pipeline/due.js';
+import { AlwaysDue, CountingDue, SameInstantDue } from '../helpers/due.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -111,45 +112,43 @@ describe('envelope, auth and errors', () => {
     }
   });
 
-  it('the due-work skip is an explicit option: tests run the production window by default', async () => {
-    let runs = 0;
-    const counting = async () => {
-      runs++;
-      return 0;
-    };
-    dueWork.push(counting);
-    try {
-      // default ('window', as in production, whatever the clock): an idle run lets the requests
-      // within DUE_SKIP_MS of merchant time skip it, writes or not
-      expect(env.rt.deps.dueSkip).toBeUndefined();
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(1);
-      await env.call('POST', '/v1/api-keys', { name: 'k' });
-      env.clock.advance(DUE_SKIP_MS - 1);
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(1);
-      env.clock.advance(1);
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(2);
-      // 'same-instant': a write, or a millisecond, and the next request runs it again
-      env.rt.deps.dueSkip = 'same-instant';
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(2);
-      await env.call('POST', '/v1/api-keys', { name: 'k2' });
-      const afterWrite = runs;
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(afterWrite + 1);
-      env.clock.advance(1);
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(afterWrite + 2);
-      // 'never': before every request
-      env.rt.deps.dueSkip = 'never';
-      await env.call('GET', '/v1/merchant');
-      await env.call('GET', '/v1/merchant');
-      expect(runs).toBe(afterWrite + 4);
-    } finally {
-      dueWork.splice(dueWork.indexOf(counting), 1);
-    }
+  it('the due-work skip is a policy given to the runtime: tests run the production window by default', async () => {
+    expect(env.rt.deps.due).toBeInstanceOf(WindowDuePolicy);
+    // the production window, whatever the clock: an idle run lets the requests within
+    // DUE_SKIP_MS of merchant time skip it, writes or not
+    const windowed = new CountingDue(new WindowDuePolicy());
+    await env.close();
+    env = await testEnv({ due: windowed });
+    await env.call('GET', '/v1/merchant');
+    expect(windowed.runs).toBe(1);
+    await env.call('POST', '/v1/api-keys', { name: 'k' });
+    env.clock.advance(DUE_SKIP_MS - 1);
+    await env.call('GET', '/v1/merchant');
+    expect(windowed.runs).toBe(1);
+    env.clock.advance(1);
+    await env.call('GET', '/v1/merchant');
+    expect(windowed.runs).toBe(2);
+    // a test's own policy (same instant only): a write, or a millisecond, and the next request runs it again
+    const sameInstant = new CountingDue(new SameInstantDue());
+    await env.close();
+    env = await testEnv({ due: sameInstant });
+    await env.call('GET', '/v1/merchant');
+    await env.call('GET', '/v1/merchant');
+    expect(sameInstant.runs).toBe(1);
+    await env.call('POST', '/v1/api-keys', { name: 'k2' });
+    const afterWrite = sameInstant.runs;
+    await env.call('GET', '/v1/merchant');
+    expect(sameInstant.runs).toBe(afterWrite + 1);
+    env.clock.advance(1);
+    await env.call('GET', '/v1/merchant');
+    expect(sameInstant.runs).toBe(afterWrite + 2);
+    // before every request
+    const always = new CountingDue(new AlwaysDue());
+    await env.close();
+    env = await testEnv({ due: always });
+    await env.call('GET', '/v1/merchant');
+    await env.call('GET', '/v1/merchant');
+    expect(always.runs).toBe(2);
   });
 
   it('serves the OpenAPI document generated from the contract', async () => {

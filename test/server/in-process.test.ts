@@ -6,7 +6,7 @@ import { inProcessHandler } from '../../src/server/inProcess.js';
 import { chargeBody, tokenize } from '../helpers/money.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 
-// The embedded service answers API endpoints through the app's pipeline without Web Request and
+// The embedded service answers every request through the app's pipeline without Web Request and
 // Response objects (src/server/inProcess.ts). Every answer must be the one app.fetch gives.
 const ORIGIN = 'http://127.0.0.1:4010';
 let env: TestEnv;
@@ -113,7 +113,7 @@ describe('in-process answers equal app.fetch answers', () => {
     expect(Buffer.from(third.body).toString()).toBe(Buffer.from(first.body).toString());
   });
 
-  it('what is not an API endpoint goes through app.fetch: pages, probes, unknown routes, uploads', async () => {
+  it('pages, probes and unknown routes go through the same pipeline: the direct answer is the one app.fetch gives', async () => {
     for (const [method, path] of [
       ['GET', '/healthz'],
       ['GET', '/v1/nothing-here'],
@@ -121,7 +121,7 @@ describe('in-process answers equal app.fetch answers', () => {
       ['GET', '/v1/charges/%30'],
     ] as const) {
       const r = await both({ method, path, headers: auth() });
-      expect(r.path, `${method} ${path}`).toEqual(['fetch']);
+      expect(r.path, `${method} ${path}`).toEqual(['direct']);
       expect(comparable(r.answered)).toEqual(comparable(r.fetched));
     }
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import { WindowDueInBatches } from '../helpers/due.js';
 import { addSubmerchant, chargeBody, checkLedger, checkStatements, tokenize } from '../helpers/money.js';
 
 type Split = { kind: 'none' } | { kind: 'sub'; sub: number } | { kind: 'pct'; parts: number[] } | { kind: 'amt'; parts: number[] };
@@ -108,7 +109,7 @@ async function dueLeft(env: TestEnv): Promise<{ n: number; clock: string }> {
 }
 
 /**
- * Due work in batches this small (deps.dueBatch) makes a few random requests interleave with
+ * Due work in batches this small (the runtime's due policy) makes a few random requests interleave with
  * settlement the way >100 due receivables do with the production batch: a request settles one
  * batch, writes its own entry at "now", and a later request settles receivables dated earlier.
  */
@@ -118,8 +119,7 @@ describe('ledger invariants under random sequences of money operations', () => {
   it('hold after every operation', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), async (ops) => {
-        const env = await testEnv();
-        env.rt.deps.dueBatch = BATCH;
+        const env = await testEnv({ due: new WindowDueInBatches(BATCH) });
         try {
           const parties = [await addSubmerchant(env), await addSubmerchant(env)];
           const subs = parties.map((p) => p.id);

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runDueWork } from '../../src/server/due.js';
 import { assertLinkPayable, effectiveStatus, recordLinkUse } from '../../src/server/services/paymentLinks.js';
+import { SameInstantDue } from '../helpers/due.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant } from '../helpers/money.js';
 
@@ -181,7 +182,8 @@ describe('expiry on the merchant clock', () => {
   it('moves to expired once expires_at passes (due work), and an expired link can no longer change', async () => {
     // the clock moves by one millisecond below: the production skip window (DUE_SKIP_MS) would
     // let the expiry show up to 100 ms late, so this test runs the due work at every new instant
-    env.rt.deps.dueSkip = 'same-instant';
+    await env.close();
+    env = await testEnv({ due: new SameInstantDue() });
     const l = await create({ expires_at: inHours(2) });
     const inactive = await create({ expires_at: inHours(2) });
     await env.call('PATCH', `/v1/payment-links/${inactive.id}`, { status: 'inactive' });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { checkLedger, checkStatements, tokenize, chargeBody } from '../helpers/money.js';
-import { DUE_BATCH } from '../../src/server/context.js';
+import { DUE_BATCH } from '../../src/server/pipeline/due.js';
 
 let env: TestEnv;
 beforeEach(async () => {

@@ -25,7 +25,7 @@ const counts = (o: Record<string, number[]>) => Object.fromEntries(Object.entrie
 /** The `as never` that remain, per file, and why. */
 const AS_NEVER_ALLOWED: Record<string, number> = {
   // the dispatcher hands each endpoint's handler the query and body it parsed with that endpoint's schemas
-  'src/server/app.ts': 1,
+  'src/server/pipeline/index.ts': 1,
   // a saved recipient's details are stored as strings; the destination wants the pix key type union
   'src/server/services/withdrawals.ts': 1,
   // undici's connect.lookup and node's dns.lookup overloads

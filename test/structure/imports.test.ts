@@ -20,7 +20,7 @@ describe('import structure of src/ (scripts/check-imports.mjs)', () => {
     // the parser really saw the graph: every module, and the edges we know are there
     expect(r.files).toBeGreaterThan(150);
     const edges = (f: string) => (r.tree[f] ?? []).map((d) => d.id);
-    expect(edges('src/server/app.ts')).toContain('src/server/routes/index.ts');
+    expect(edges('src/server/pipeline/index.ts')).toContain('src/server/routes/index.ts');
     expect(edges('src/server/due.ts')).toContain('src/server/services/charges/due.ts');
     expect(r.cycles.map((c) => c.join(' -> '))).toEqual([]);
     expect(r.violations).toEqual([]);

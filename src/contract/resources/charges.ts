@@ -198,6 +198,7 @@ export const chargeEndpoints = [
     status: 201,
     message: 'Charge created',
     tag: 'Charges',
+    idempotency: 'in-transaction',
     cli: {
       command: ['charges', 'create'],
       example:
@@ -217,6 +218,7 @@ export const chargeEndpoints = [
     list: true,
     message: 'Charges retrieved',
     tag: 'Charges',
+    memo: true,
     cli: { command: ['charges', 'list'], example: 'mpay charges list --status captured --payment-method pix --start-date 2026-01-01', columns: CHARGE_COLUMNS },
   }),
   endpoint({
@@ -228,6 +230,7 @@ export const chargeEndpoints = [
     response: charge,
     message: 'Charge retrieved',
     tag: 'Charges',
+    memo: true,
     cli: { command: ['charges', 'get'], example: 'mpay charges get 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
   }),
   endpoint({

@@ -1,63 +1,94 @@
 /**
- * The hosted checkout: GET /checkout/{id} (the page, a raw route), its assets under
- * /checkout/assets/, and the public pay and status operations of the endpoint table. The page
- * module (and the QR code library behind PIX) are loaded on first use only.
+ * The hosted checkout: GET /checkout/{id} (the page) and its assets under /checkout/assets/,
+ * and the public pay and status operations of the endpoint table. The page module (and the QR
+ * code library behind PIX) are loaded on first use only.
  */
-import type { Hono } from 'hono';
+import { checkoutPayment, envelope } from '../../contract/index.js';
 import type { checkoutEndpoints } from '../../contract/resources/checkout.js';
-import type { AppDeps, AppEnv, Handlers, RequestContext } from '../context.js';
-import { ApiError } from '../errors.js';
 import { UUID_RE } from '../../domain/ids.js';
-
+import { RawAnswer, type Handlers, type RequestContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { requestHash, withIdempotency } from '../idempotency.js';
+import { JSON_TYPE } from '../pipeline/request.js';
+import { assertLinkPayable } from '../services/paymentLinks.js';
+import type { PageRoute } from './index.js';
 
 /** A cross-site request to the public operations is refused: the page is same-origin with them. */
 function assertSameOrigin(ctx: RequestContext): void {
-  const site = ctx.req.headers.get('sec-fetch-site');
-  const origin = ctx.req.headers.get('origin');
-  const own = new Set([new URL(ctx.baseUrl).origin, new URL(ctx.req.url).origin]);
-  if (site === 'cross-site' || (origin !== null && !own.has(origin))) {
+  const site = ctx.request.header('sec-fetch-site');
+  const origin = ctx.request.header('origin');
+  const own = new Set([new URL(ctx.baseUrl).origin, ctx.request.origin()]);
+  if (site === 'cross-site' || (origin !== undefined && !own.has(origin))) {
     throw new ApiError('forbidden', 'Checkout operations are only accepted from the checkout page itself');
   }
 }
 
 export const checkoutHandlers: Handlers<typeof checkoutEndpoints> = {
+  /**
+   * A payment, exactly once per attempt_id: a retry of the same attempt replays the first answer.
+   * The client's pay budget was spent before the body was read (the pipeline's limit stage); a
+   * payment the link takes also takes a share of the link's budget, which a refused payment
+   * gives back.
+   */
   'checkout.pay': async (ctx, { params, body }) => {
-    const { payLink } = await import('../services/checkout.js');
+    const { checkPayment, payLink, paymentMessage } = await import('../services/checkout.js');
     assertSameOrigin(ctx);
-    // the client's pay budget was spent by the pipeline before the body was read (takePublicBodyToken)
-    return payLink(ctx.deps, params.id, body, { client: ctx.client, baseUrl: ctx.baseUrl });
+    const payment = await checkPayment(ctx.deps, params.id, body);
+    // a space: never a valid Idempotency-Key header, so never one of the merchant's keys
+    const key = `checkout ${params.id} ${body.attempt_id}`;
+    const hash = requestHash(ctx.deps, 'POST', `/checkout/${params.id}/pay`, new TextEncoder().encode(JSON.stringify(body)));
+    const outcome = await withIdempotency(ctx.deps, payment.link.row.merchant_id, key, hash, async () => {
+      assertLinkPayable(payment.link.row, payment.link.now);
+      const giveBack = ctx.limits.admitLinkPayment(params.id, ctx.client);
+      let data: Awaited<ReturnType<typeof payLink>>;
+      try {
+        data = await payLink(ctx.deps, payment, body, { client: ctx.client, baseUrl: ctx.baseUrl });
+      } catch (e) {
+        giveBack();
+        throw e;
+      }
+      const out = { success: true as const, message: paymentMessage(data), data };
+      if (ctx.deps.validateResponses) envelope(checkoutPayment).parse(out);
+      const text = JSON.stringify(out);
+      return { value: text, keep: { status: 201, body: text } };
+    });
+    const headers = { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' };
+    if (outcome.replayed) return new RawAnswer(outcome.response.status, { ...headers, 'Idempotent-Replayed': 'true' }, outcome.response.body);
+    return new RawAnswer(201, headers, outcome.value);
   },
+
   'checkout.chargeStatus': async (ctx, { params }) => {
-    const { linkChargeStatus, takeCheckoutToken } = await import('../services/checkout.js');
-    takeCheckoutToken(ctx.deps, 'pollPerIp', ctx.client);
+    const { linkChargeStatus } = await import('../services/checkout.js');
+    ctx.limits.checkoutPoll(ctx.client);
     return linkChargeStatus(ctx.deps, params.id, params.charge_id);
   },
 };
 
-function htmlResponse(r: { status: number; html: string; headers: Record<string, string> }, head: boolean): Response {
-  return new Response(head ? null : r.html, { status: r.status, headers: r.headers });
-}
+const html = (r: { status: number; html: string; headers: Record<string, string> }) => ({ status: r.status, headers: { ...r.headers }, body: r.html });
 
-export function checkoutRoutes(app: Hono<AppEnv>, deps: AppDeps): void {
-  app.get('/checkout/assets/:name', async (c) => {
-    const { ASSETS } = await import('../checkout/assets.js');
-    const a = ASSETS.get(c.req.param('name'));
-    const common = { 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' };
-    if (!a) return new Response('Not found\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...common } });
-    return new Response(c.req.method === 'HEAD' ? null : a.body, {
-      status: 200,
-      headers: { 'Content-Type': a.type, 'Cache-Control': 'public, max-age=31536000, immutable', ETag: `"${a.name}"`, ...common },
-    });
-  });
-
-  app.get('/checkout/:id', async (c) => {
-    const { renderCheckoutPage, renderStatePage } = await import('../checkout/page.js');
-    const { loadPublicLink } = await import('../services/checkout.js');
-    const head = c.req.method === 'HEAD';
-    const id = c.req.param('id');
-    const link = UUID_RE.test(id) ? await loadPublicLink(deps, id.toLowerCase()) : null;
-    if (!link) return htmlResponse(renderStatePage('not_found'), head);
-    if (link.status !== 'active') return htmlResponse(renderStatePage(link.status, link), head);
-    return htmlResponse(renderCheckoutPage(link, { sandbox: deps.mode === 'sandbox' }), head);
-  });
-}
+export const checkoutPages: readonly PageRoute[] = [
+  {
+    method: 'GET',
+    path: '/checkout/assets/{name}',
+    handle: async ({ params }) => {
+      const { ASSETS } = await import('../checkout/assets.js');
+      const a = ASSETS.get(params.name!);
+      const common = { 'X-Content-Type-Options': 'nosniff', 'Cross-Origin-Resource-Policy': 'same-origin' };
+      if (!a) return { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', ...common }, body: 'Not found\n' };
+      return { status: 200, headers: { 'Content-Type': a.type, 'Cache-Control': 'public, max-age=31536000, immutable', ETag: `"${a.name}"`, ...common }, body: a.body };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/checkout/{id}',
+    handle: async ({ deps, params }) => {
+      const { renderCheckoutPage, renderStatePage } = await import('../checkout/page.js');
+      const { loadPublicLink } = await import('../services/checkout.js');
+      const id = params.id!;
+      const link = UUID_RE.test(id) ? await loadPublicLink(deps, id.toLowerCase()) : null;
+      if (!link) return html(renderStatePage('not_found'));
+      if (link.status !== 'active') return html(renderStatePage(link.status, link));
+      return html(renderCheckoutPage(link, { sandbox: deps.mode === 'sandbox' }));
+    },
+  },
+];

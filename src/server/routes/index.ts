@@ -1,11 +1,10 @@
 /**
- * Every handler of the service, by endpoint id. Each resource module exports a `Handlers`
- * object for its endpoints; createApp refuses to start if an endpoint of the contract has no
- * handler. Raw routes (pages, downloads) are registered here too;
- * due work (time-based moves) is in src/server/due.ts.
+ * Every handler of the service, by endpoint id, and the pages. Each resource module exports a
+ * `Handlers` object for its endpoints; the pipeline refuses to start if an endpoint of the
+ * contract has no handler. Due work (time-based moves) is in src/server/due.ts.
  */
-import type { Hono } from 'hono';
-import type { AppDeps, AppEnv } from '../context.js';
+import type { AppDeps } from '../context.js';
+import type { Answer } from '../pipeline/request.js';
 import { apiKeyHandlers } from './apiKeys.js';
 import { merchantHandlers } from './merchant.js';
 import { tokenHandlers } from './tokens.js';
@@ -20,7 +19,8 @@ import { clockHandlers } from './clock.js';
 import { submerchantHandlers } from './submerchants.js';
 import { webhookHandlers } from './webhooks.js';
 import { sandboxWalletHandlers } from './sandboxWallet.js';
-import { checkoutHandlers, checkoutRoutes } from './checkout.js';
+import { checkoutHandlers, checkoutPages } from './checkout.js';
+import { probePages } from './probes.js';
 
 export const handlers = {
   ...merchantHandlers,
@@ -40,7 +40,22 @@ export const handlers = {
   ...checkoutHandlers,
 };
 
-export const rawRoutes: Array<(app: Hono<AppEnv>, deps: AppDeps) => void> = [
-  // hosted checkout page of payment links and its assets
-  checkoutRoutes,
-];
+/** What a page's handler is given: the app's deps, the path's parameters, whether it is a HEAD. */
+export interface PageInput {
+  deps: AppDeps;
+  params: Record<string, string>;
+  head: boolean;
+  /** the origin the request was addressed to */
+  origin(): string;
+}
+
+export type PageHandler = (p: PageInput) => Promise<Answer>;
+
+/** A page: not an API endpoint (no envelope, no authentication): probes, documents, the checkout. */
+export interface PageRoute {
+  method: 'GET';
+  path: string;
+  handle: PageHandler;
+}
+
+export const pages: readonly PageRoute[] = [...probePages, ...checkoutPages];

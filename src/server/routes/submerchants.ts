@@ -1,5 +1,6 @@
 import type { submerchantEndpoints } from '../../contract/resources/submerchants.js';
-import type { Handlers } from '../context.js';
+import { rm } from 'node:fs/promises';
+import { RawAnswer, type Handlers } from '../context.js';
 import {
   addAddress,
   addDocument,
@@ -16,7 +17,9 @@ import {
   submerchantRequirements,
   updateSubmerchant,
   upsertPartner,
+  uploadTarget,
 } from '../services/submerchants.js';
+import { readUpload } from '../pipeline/multipart.js';
 
 export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'submerchants.create': (ctx, { body }) => createSubmerchant(ctx, body),
@@ -45,20 +48,23 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'submerchants.documents.create': (ctx, { params, body }) => addDocument(ctx, params.id, body),
   'submerchants.documents.list': (ctx, { params, query, page }) => listDocuments(ctx, params.id, query, page),
 
-  'submerchants.upload': (ctx, { params }) =>
-    storeUpload(ctx, params.id, {
-      body: ctx.req.body,
-      contentType: ctx.req.headers.get('content-type') ?? '',
-      declaredLength: Number(ctx.req.headers.get('content-length') ?? NaN),
-    }),
+  'submerchants.upload': async (ctx, { params }) => {
+    await uploadTarget(ctx, params.id);
+    const got = await readUpload(ctx.request, ctx.deps.dataDir);
+    try {
+      return await storeUpload(ctx, params.id, got);
+    } finally {
+      await rm(got.tmpPath, { force: true });
+    }
+  },
 
   'files.get': async (ctx, { params }) => {
     const f = await readStoredFile(ctx, params.key ?? '');
     const ascii = f.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
     // at most 10 MiB (the upload limit); the store hands back the whole file
-    return new Response(f.bytes, {
-      status: 200,
-      headers: {
+    return new RawAnswer(
+      200,
+      {
         'Content-Type': f.mime,
         'Content-Length': String(f.size),
         'Content-Disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(f.fileName)}`,
@@ -66,7 +72,8 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
         'Content-Security-Policy': "default-src 'none'; sandbox",
         'Cache-Control': 'private, no-store',
       },
-    });
+      f.bytes,
+    );
   },
 
   'submerchants.requirements': (ctx, { params }) => submerchantRequirements(ctx, params.id),

@@ -14,22 +14,17 @@
  * address or IPv6 /64, the same in every process on the store) holds at most one use of a link
  * at a time (checkout_holds).
  */
-import { checkoutPayment, envelope, MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
+import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
-import type { AppDeps, } from '../context.js';
-import { clockOffset, serviceContext } from '../context.js';
+import { clockOffset, serviceContext, type ServiceDeps } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
-import { requestHash, withIdempotency } from '../idempotency.js';
-import { admitLinkPayment } from '../rateLimit.js';
 import { createCharge } from './charges/create.js';
 import { expireDuePixCharges } from './charges/due.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
 export const CHECKOUT_PIX_EXPIRES_IN_S = 900;
-
-export { DEFAULT_CHECKOUT_RATE_LIMIT, takeCheckoutToken } from '../rateLimit.js';
 
 /** A link as the public checkout sees it, with its merchant's clock and public key. */
 export interface PublicLink {
@@ -44,7 +39,7 @@ export interface PublicLink {
   methods: Array<'credit_card' | 'pix'>;
 }
 
-export async function loadPublicLink(deps: AppDeps, id: string): Promise<PublicLink | null> {
+export async function loadPublicLink(deps: ServiceDeps, id: string): Promise<PublicLink | null> {
   const row = await deps.db.get<LinkRow & { m_clock_offset_ms: number; m_name: string; s_trade_name: string | null }>(
     `SELECT ${LINK_COLUMNS.map((c) => `l.${c}`).join(', ')}, m.clock_offset_ms AS m_clock_offset_ms, m.name AS m_name, s.trade_name AS s_trade_name
        FROM payment_links l JOIN merchants m ON m.id = l.merchant_id LEFT JOIN submerchants s ON s.id = l.submerchant_id
@@ -129,71 +124,56 @@ export async function qrCodeImage(text: string): Promise<string> {
   return QRCode.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, width: 264 });
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-/**
- * POST /checkout/{id}/pay. Creates the charge through the same service as POST /v1/charges
- * (the link's submerchant split, its product_type, one item named after the link), exactly
- * once per attempt_id: a retry of the same attempt replays the first answer.
- */
-export async function payLink(
-  deps: AppDeps,
-  linkId: string,
-  body: CheckoutPayRequest,
-  from: { client: string; baseUrl?: string },
-): Promise<Response> {
-  // the client's pay budget was spent by the pipeline before the body was read (takePublicBodyToken)
-  const link = await loadPublicLink(deps, linkId);
-  if (!link) throw notFound('Payment link');
-  const amount = checkAgainstLink(link.row, body);
-
-  const merchantId = link.row.merchant_id;
-  const key = `checkout ${linkId} ${body.attempt_id}`; // a space: never a valid Idempotency-Key header, so never a merchant's key
-  const outcome = await withIdempotency(deps, merchantId, key, requestHash(deps, 'POST', `/checkout/${linkId}/pay`, new TextEncoder().encode(JSON.stringify(body))), async () => {
-    assertLinkPayable(link.row, link.now);
-    const mctx = serviceContext(deps, merchantId, link.clockOffsetMs, from.baseUrl);
-    const now = mctx.now();
-    const tax = body.customer.tax_id;
-    const charge: ChargeCreate = {
-      amount,
-      product_type: link.row.product_type as ChargeCreate['product_type'],
-      customer: { ...body.customer, tax_id: tax.length === 14 ? tax.toUpperCase() : tax, type: tax.length === 11 ? 'individual' : 'company' },
-      items: [{ name: link.row.title, quantity: 1, unit_price: amount, tangible: link.row.product_type === 'physical' }],
-      currency: 'BRL',
-      ...(link.row.submerchant_id ? { submerchant_id: link.row.submerchant_id } : {}),
-      ...(body.payment_method === 'credit_card'
-        ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
-        : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
-    } as ChargeCreate;
-    const client = deps.keyring.requestHash('checkout client\n', from.client);
-    const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
-    // the link's budget: only a payment the link takes spends it (a refusal gives it back)
-    const giveBack = admitLinkPayment(deps, linkId, from.client);
-    let created;
-    try {
-      created = (await createCharge(mctx, charge, { paymentLinkId: linkId, guard })).record;
-    } catch (e) {
-      giveBack();
-      throw buyerError(e);
-    }
-    const qr = created.pix ? await qrCodeImage(created.pix.qr_code) : null;
-    const data = toPayment(created, link.row.redirect_url, qr);
-    const out = { success: true as const, message: messageFor(data), data };
-    if (deps.validateResponses) envelope(checkoutPayment).parse(out);
-    const text = JSON.stringify(out);
-    return { value: text, keep: { status: 201, body: text } };
-  });
-  if (outcome.replayed) {
-    return new Response(outcome.response.body, {
-      status: outcome.response.status,
-      headers: { 'content-type': JSON_TYPE, 'Idempotent-Replayed': 'true', 'Cache-Control': 'no-store' },
-    });
-  }
-  deps.onEvent?.();
-  return new Response(outcome.value, { status: 201, headers: { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' } });
+/** A payment request checked against its link (the 400s), before anything is written. */
+export interface LinkPayment {
+  link: PublicLink;
+  amount: number;
 }
 
-function messageFor(p: CheckoutPayment): string {
+/** The link of a payment request and the amount it pays; 404 for no such link, 400 for a request the link does not take. */
+export async function checkPayment(deps: ServiceDeps, linkId: string, body: CheckoutPayRequest): Promise<LinkPayment> {
+  const link = await loadPublicLink(deps, linkId);
+  if (!link) throw notFound('Payment link');
+  return { link, amount: checkAgainstLink(link.row, body) };
+}
+
+/**
+ * POST /checkout/{id}/pay: the charge, made through the same service as POST /v1/charges (the
+ * link's submerchant split, its product_type, one item named after the link), and what the
+ * buyer is told of it. Errors of the charge service the buyer may not see become one message.
+ */
+export async function payLink(deps: ServiceDeps, payment: LinkPayment, body: CheckoutPayRequest, from: { client: string; baseUrl?: string }): Promise<CheckoutPayment> {
+  const { link, amount } = payment;
+  const linkId = link.row.id;
+  assertLinkPayable(link.row, link.now);
+  const mctx = serviceContext(deps, link.row.merchant_id, link.clockOffsetMs, from.baseUrl);
+  const now = mctx.now();
+  const tax = body.customer.tax_id;
+  const charge: ChargeCreate = {
+    amount,
+    product_type: link.row.product_type as ChargeCreate['product_type'],
+    customer: { ...body.customer, tax_id: tax.length === 14 ? tax.toUpperCase() : tax, type: tax.length === 11 ? 'individual' : 'company' },
+    items: [{ name: link.row.title, quantity: 1, unit_price: amount, tangible: link.row.product_type === 'physical' }],
+    currency: 'BRL',
+    ...(link.row.submerchant_id ? { submerchant_id: link.row.submerchant_id } : {}),
+    ...(body.payment_method === 'credit_card'
+      ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
+      : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
+  } as ChargeCreate;
+  const client = deps.keyring.requestHash('checkout client\n', from.client);
+  const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
+  let created: Charge;
+  try {
+    created = (await createCharge(mctx, charge, { paymentLinkId: linkId, guard })).record;
+  } catch (e) {
+    throw buyerError(e);
+  }
+  const qr = created.pix ? await qrCodeImage(created.pix.qr_code) : null;
+  return toPayment(created, link.row.redirect_url, qr);
+}
+
+/** The message of the envelope of a checkout payment. */
+export function paymentMessage(p: CheckoutPayment): string {
   if (p.status === 'captured') return 'Payment confirmed';
   if (p.status === 'failed') return `Payment failed: ${p.failure_code}`;
   return p.payment_method === 'pix' ? 'PIX created; waiting for payment' : 'Payment pending';
@@ -261,7 +241,7 @@ async function reserveUse(
 }
 
 /** GET /checkout/{id}/charges/{charge_id}: the status of a payment made through this link, nothing more. */
-export async function linkChargeStatus(deps: AppDeps, linkId: string, chargeId: string): Promise<CheckoutChargeStatus> {
+export async function linkChargeStatus(deps: ServiceDeps, linkId: string, chargeId: string): Promise<CheckoutChargeStatus> {
   const link = await deps.db.get<{ merchant_id: string; redirect_url: string | null; clock_offset_ms: number }>(
     'SELECT l.merchant_id, l.redirect_url, m.clock_offset_ms FROM payment_links l JOIN merchants m ON m.id = l.merchant_id WHERE l.id = ?',
     [linkId],

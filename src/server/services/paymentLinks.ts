@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { AppDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 
@@ -149,7 +149,7 @@ export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUp
  * Moves the links of a merchant whose expires_at has passed (merchant clock) to expired.
  * Reads first, so a request with nothing due takes no write lock.
  */
-export async function expireDueLinks(db: AppDeps['db'], merchantId: string, now: Date): Promise<number> {
+export async function expireDueLinks(db: ServiceDeps['db'], merchantId: string, now: Date): Promise<number> {
   const nowIso = now.toISOString();
   const any = await db.get(
     `SELECT id FROM payment_links WHERE merchant_id = ? AND expires_at IS NOT NULL AND expires_at <= ? AND status IN ('active', 'inactive') LIMIT 1`,

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import { createMerchant, generateKeyPair, type NewMerchant } from './merchants.js';
 
 /**
@@ -7,7 +7,7 @@ import { createMerchant, generateKeyPair, type NewMerchant } from './merchants.j
  * bootstrap one data directory at once: the write transaction serializes them and the merchant
  * is created exactly once.
  */
-export async function sandboxCredentials(deps: AppDeps, keyName = 'cli'): Promise<NewMerchant> {
+export async function sandboxCredentials(deps: ServiceDeps, keyName = 'cli'): Promise<NewMerchant> {
   return deps.db.tx(async (q) => {
     const now = deps.clock.now();
     const row = await q.get<{ value: string }>("SELECT value FROM meta WHERE key = 'sandbox_merchant_id'");

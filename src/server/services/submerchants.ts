@@ -4,10 +4,10 @@
  * documents (a new one of a type replaces the previous), the upload / file-store protocol and
  * downloads, requirements, and the sandbox review. Routes parse and shape; the work is here.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantChange, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
-import { FILE_KINDS, MAX_UPLOAD_BYTES, kindOfMime, sanitizeFileName } from '../../domain/files.js';
+import { FILE_KINDS, kindOfMime, sanitizeFileName, type FileKind } from '../../domain/files.js';
 import { transition } from '../../store/transition.js';
 import { allowedDocumentTypes, birthDateProblem, CORRECTABLE_STATUSES, UNDER_REVIEW_FIELDS, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
@@ -31,7 +31,6 @@ import {
   type DocumentRow,
   type PartnerRow,
 } from './onboarding.js';
-import { MULTIPART_OVERHEAD, receiveUpload, uploadTmpDir } from './uploads.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
 import { UUID_SOURCE } from '../../domain/ids.js';
@@ -481,28 +480,27 @@ export async function listDocuments(
   return { items: rows.map(toDocument), total };
 }
 
+/** An upload received and checked (src/server/pipeline/multipart.ts), waiting in a temp file. */
+export interface ReceivedFile {
+  /** temp file in the scratch directory, fully written and closed; the caller removes it */
+  tmpPath: string;
+  size: number;
+  kind: FileKind;
+  /** the file name the client sent (its last path segment); display only */
+  clientName: string;
+}
+
+/** The submerchant a file is uploaded for: 404 before anything of the upload is read. */
+export async function uploadTarget(ctx: ServiceContext, submerchantId: string): Promise<void> {
+  await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+}
+
 /**
- * Stores an uploaded file (a multipart body with one part named file) for a submerchant: the
- * bytes go to the file store (deps.files) and a row to `files`, together.
+ * Stores an uploaded file for a submerchant: the bytes go to the file store (deps.files) and a
+ * row to `files`, together. The temp file is left for the caller to remove.
  */
-export async function storeUpload(
-  ctx: ServiceContext,
-  submerchantId: string,
-  input: { body: ReadableStream<Uint8Array> | null; contentType: string; declaredLength?: number },
-): Promise<UploadedFile> {
+export async function storeUpload(ctx: ServiceContext, submerchantId: string, got: ReceivedFile): Promise<UploadedFile> {
   const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
-  const { contentType } = input;
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
-    throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data (with a boundary) in one part named file');
-  }
-  if (input.declaredLength !== undefined && Number.isFinite(input.declaredLength) && input.declaredLength > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) {
-    throw new ApiError('payload_too_large', `file: is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)`, [
-      { field: 'file', message: `is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)` },
-    ]);
-  }
-  // streamed to local scratch first: the size limit (413) and the type (415) are decided while
-  // reading, before anything reaches the file store
-  const got = await receiveUpload({ body: input.body, contentType, dir: uploadTmpDir(ctx.deps.dataDir), maxBytes: MAX_UPLOAD_BYTES });
   const info = FILE_KINDS[got.kind];
   const key = `${randomUUID()}.${info.extensions[0]}`;
   const fileName = sanitizeFileName(got.clientName, got.kind);
@@ -535,8 +533,6 @@ export async function storeUpload(
   } catch (e) {
     if (!inTx) await files.delete(key).catch(() => undefined);
     throw e;
-  } finally {
-    await rm(got.tmpPath, { force: true });
   }
   return { url: `${ctx.baseUrl ?? ''}/v1/files/${key}`, key, fileName, fileSize: got.size, mimeType: info.mime as 'image/png' | 'image/jpeg' | 'application/pdf' };
 }

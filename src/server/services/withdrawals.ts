@@ -5,7 +5,7 @@ import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../..
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
-import type { AppDeps, ServiceContext } from '../context.js';
+import type { ServiceDeps, ServiceContext } from '../context.js';
 import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
@@ -104,7 +104,7 @@ const REKEY_BATCH = 500;
  * changed only if it is still unkeyed, so replicas that start together key each row once.
  * Answers how many rows this call keyed.
  */
-export async function keyUnkeyedRequestHashes(deps: Pick<AppDeps, 'db' | 'keyring'>): Promise<number> {
+export async function keyUnkeyedRequestHashes(deps: Pick<ServiceDeps, 'db' | 'keyring'>): Promise<number> {
   let keyed = 0;
   for (;;) {
     const rows = await deps.db.all<{ id: string; request_hash: string }>(
@@ -319,7 +319,7 @@ function externalId(type: WithdrawalType, at: Date): string {
   return `0x${randomBytes(32).toString('hex')}`;
 }
 
-type StepDeps = Pick<AppDeps, 'db' | 'ids' | 'mode'>;
+type StepDeps = Pick<ServiceDeps, 'db' | 'ids' | 'mode'>;
 
 /**
  * One due move of one withdrawal, in its own transaction. Returns false when nothing was due.

@@ -14,7 +14,7 @@
  * `webhook-timestamp` header uses the real wall clock, because receivers check it against theirs.
  */
 import type { Agent } from 'undici';
-import type { AppDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import type { Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import { guardedLookup, literalBlocked, systemResolver, type Resolver } from './netguard.js';
@@ -84,7 +84,7 @@ export function scheduledAt(originMs: number, attemptIndex: number, random: () =
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function merchantOffsets(q: Queryable, deps: AppDeps): Promise<Map<string, number>> {
+async function merchantOffsets(q: Queryable, deps: ServiceDeps): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   if (deps.mode === 'production') return out;
   const rows = await q.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants WHERE clock_offset_ms > 0');
@@ -92,7 +92,7 @@ async function merchantOffsets(q: Queryable, deps: AppDeps): Promise<Map<string,
   return out;
 }
 
-async function merchantOffset(q: Queryable, deps: AppDeps, merchantId: string): Promise<number> {
+async function merchantOffset(q: Queryable, deps: ServiceDeps, merchantId: string): Promise<number> {
   if (deps.mode === 'production') return 0;
   const r = await q.get<{ o: number }>('SELECT clock_offset_ms AS o FROM merchants WHERE id = ?', [merchantId]);
   return Math.max(0, Number(r?.o ?? 0));
@@ -107,7 +107,7 @@ function subscribed(events: string[], type: string): boolean {
  * the event's merchant. Idempotent: UNIQUE (event_id, endpoint_id) + ON CONFLICT DO NOTHING,
  * and the dispatch mark is written in the same transaction.
  */
-export async function fanOut(deps: AppDeps, limit = 500): Promise<number> {
+export async function fanOut(deps: ServiceDeps, limit = 500): Promise<number> {
   // a plain read first, so an idle poll never takes the write lock
   if (!(await deps.db.get('SELECT id FROM events WHERE dispatched_at IS NULL LIMIT 1'))) return 0;
   return deps.db.tx(async (q) => {
@@ -147,7 +147,7 @@ export async function fanOut(deps: AppDeps, limit = 500): Promise<number> {
 }
 
 /** Fans out every undispatched event, batch by batch, until none is left or `until` passes. */
-export async function fanOutAll(deps: AppDeps, until = Infinity, batch = 500): Promise<number> {
+export async function fanOutAll(deps: ServiceDeps, until = Infinity, batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
     const n = await fanOut(deps, batch);
@@ -157,7 +157,7 @@ export async function fanOutAll(deps: AppDeps, until = Infinity, batch = 500): P
 }
 
 /** A plain read: is any delivery possibly due (on the furthest-ahead merchant clock)? */
-async function anythingDue(deps: AppDeps): Promise<boolean> {
+async function anythingDue(deps: ServiceDeps): Promise<boolean> {
   let ahead = 0;
   if (deps.mode !== 'production') {
     const m = await deps.db.get<{ o: number | null }>('SELECT MAX(clock_offset_ms) AS o FROM merchants');
@@ -219,7 +219,7 @@ const INTERRUPTED = 'the attempt was interrupted (the delivering process stopped
  * lease is taken with a conditional UPDATE (only if still scheduled and not leased), its
  * attempt counted and its log record written as pending. Two workers never hold one delivery.
  */
-export async function claimDue(deps: AppDeps, owner: string, limit: number, leaseMs: number, perMerchant = PER_MERCHANT_IN_FLIGHT): Promise<Claim[]> {
+export async function claimDue(deps: ServiceDeps, owner: string, limit: number, leaseMs: number, perMerchant = PER_MERCHANT_IN_FLIGHT): Promise<Claim[]> {
   if (limit <= 0) return [];
   if (!(await anythingDue(deps))) return [];
   const rows = await deps.db.tx(async (q) => {
@@ -400,7 +400,7 @@ export class Sender {
   private agent: Agent | undefined;
   private undici: typeof import('undici') | undefined;
   constructor(
-    private readonly mode: AppDeps['mode'],
+    private readonly mode: ServiceDeps['mode'],
     private readonly resolver: Resolver = systemResolver,
   ) {}
 
@@ -491,7 +491,7 @@ export async function send(claim: Claim, sender: Sender, timeoutMs: number, wall
 }
 
 /** Writes the outcome of an attempt, if our lease still holds. */
-export async function complete(deps: AppDeps, claim: Claim, r: SendResult, random: () => number = Math.random): Promise<Outcome> {
+export async function complete(deps: ServiceDeps, claim: Claim, r: SendResult, random: () => number = Math.random): Promise<Outcome> {
   return deps.db.tx(async (q) => {
     const d = await q.get<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE id = ?${q.dialect.forUpdate}`, [claim.deliveryId]);
     if (!d || d.lease_owner !== claim.owner || d.lease_log_id !== claim.logId) return 'lost';
@@ -555,7 +555,7 @@ async function backOffEndpoint(q: Queryable, endpointId: string, exceptId: strin
 }
 
 /** Deliveries due now (for reporting what is left after a bounded run). */
-export async function countDue(deps: AppDeps): Promise<number> {
+export async function countDue(deps: ServiceDeps): Promise<number> {
   const nowIso = deps.clock.now().toISOString();
   const r = await deps.db.get<{ n: number }>(
     "SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'scheduled' AND next_attempt_at <= ?",

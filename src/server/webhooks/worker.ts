@@ -12,7 +12,7 @@
  * once: claims are atomic, so each attempt is made by one of them only.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppDeps } from '../context.js';
+import type { ServiceDeps } from '../context.js';
 import {
   claimDue,
   complete,
@@ -82,7 +82,7 @@ export function resolveDeliveryOptions(o: DeliveryOptions = {}) {
 }
 
 async function attemptOne(
-  deps: AppDeps,
+  deps: ServiceDeps,
   claim: Claim,
   sender: Sender,
   timeoutMs: number,
@@ -125,7 +125,7 @@ export interface DeliverDueResult {
 /**
  * Embedded use: attempt due deliveries until `deadlineMs` has passed, leave the rest due.
  */
-export async function deliverDue(deps: AppDeps, opts: DeliverDueOptions = {}): Promise<DeliverDueResult> {
+export async function deliverDue(deps: ServiceDeps, opts: DeliverDueOptions = {}): Promise<DeliverDueResult> {
   const o = resolveDeliveryOptions(opts);
   const until = performance.now() + (opts.deadlineMs ?? 3_000);
   const minAttempt = opts.minAttemptMs ?? 1_000;
@@ -179,7 +179,7 @@ export class DeliveryWorker {
   onAttempt?: (a: AttemptReport) => void;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: ServiceDeps,
     private readonly opts: WorkerOptions = {},
   ) {
     this.o = resolveDeliveryOptions(opts);

@@ -8,7 +8,7 @@ import { assertTransition } from '../../../domain/lifecycle.js';
 import type { CardDecision } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { AppDeps, ServiceContext } from '../../context.js';
+import type { ServiceDeps, ServiceContext } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
@@ -19,7 +19,7 @@ import { ChargeView } from './view.js';
 
 /** Origin used for checkout_url in events when no request gave one (a due-work sweep). */
 const FALLBACK_BASE_URL = 'http://localhost';
-const baseUrlOf = (deps: AppDeps, baseUrl?: string) => baseUrl ?? deps.publicBaseUrl ?? FALLBACK_BASE_URL;
+const baseUrlOf = (deps: ServiceDeps, baseUrl?: string) => baseUrl ?? deps.publicBaseUrl ?? FALLBACK_BASE_URL;
 
 /** A charge not yet written: its row, written in its decided state, and the event that comes before the decision's (charge.pending). */
 export interface FirstWrite {
@@ -34,7 +34,7 @@ export interface FirstWrite {
  */
 export async function decideInTx(
   q: Queryable,
-  deps: AppDeps,
+  deps: ServiceDeps,
   charge: ChargeView,
   decision: CardDecision,
   now: Date,
@@ -66,7 +66,7 @@ export async function decideInTx(
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
  */
-async function capture(q: Queryable, deps: AppDeps, charge: ChargeView, now: Date, baseUrl?: string, insert?: FirstWrite): Promise<ChargeView> {
+async function capture(q: Queryable, deps: ServiceDeps, charge: ChargeView, now: Date, baseUrl?: string, insert?: FirstWrite): Promise<ChargeView> {
   const row = charge.row;
   assertTransition('charge', row.status, 'captured');
   const parties = json.from<StoredParty[]>(row.parties, []);
@@ -116,7 +116,7 @@ async function capture(q: Queryable, deps: AppDeps, charge: ChargeView, now: Dat
 /** pending → paid and the wallet credit of its net, in the caller's transaction. Event receivable.paid. */
 export async function payReceivable(
   q: Queryable,
-  deps: AppDeps,
+  deps: ServiceDeps,
   id: string,
   at: Date,
   ref: { referenceType: string; referenceId: string; description: string },

@@ -6,7 +6,7 @@
 import type { CardBrand } from '../../../domain/brands.js';
 import { ACQUIRER_UNAVAILABLE, decideCard, type CardDecision } from '../../../domain/sandbox.js';
 import type { Queryable } from '../../../store/db.js';
-import type { AppDeps } from '../../context.js';
+import type { ServiceDeps } from '../../context.js';
 import { ApiError } from '../../errors.js';
 import { decideInTx } from './capture.js';
 import { loadCharge, type ChargeRow } from './rows.js';
@@ -35,7 +35,7 @@ export interface ChargeCard {
 }
 
 /** The card a charge is paid with: its token's stored data and the sandbox acquirer's decision on it. */
-export async function cardOf(q: Queryable, deps: AppDeps, merchantId: string, token: string, now: Date): Promise<ChargeCard> {
+export async function cardOf(q: Queryable, deps: ServiceDeps, merchantId: string, token: string, now: Date): Promise<ChargeCard> {
   const t = await q.get<{ token: string; brand: CardBrand; first_six: string; last_four: string; encrypted: string }>(
     'SELECT token, brand, first_six, last_four, encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?',
     [token, merchantId],
@@ -55,7 +55,7 @@ export async function cardOf(q: Queryable, deps: AppDeps, merchantId: string, to
  * Readings are remembered by blob (`caches.cardReadings`; a blob is never rewritten in place:
  * a changed blob is another key), so a token charged again is not decrypted again.
  */
-function cardReading(deps: AppDeps, encrypted: string | undefined): CardReading | null {
+function cardReading(deps: ServiceDeps, encrypted: string | undefined): CardReading | null {
   if (!encrypted) return null;
   const memo = deps.caches.cardReadings;
   const known = memo.get(encrypted);
@@ -90,7 +90,7 @@ function cardDecisionFor(card: CardReading | null, now: Date): CardDecision {
  * failed with a reason, in one transaction. A charge that is no longer pending is returned as
  * it is.
  */
-export async function decideCardCharge(deps: AppDeps, merchantId: string, id: string, now: Date, baseUrl?: string): Promise<ChargeRow> {
+export async function decideCardCharge(deps: ServiceDeps, merchantId: string, id: string, now: Date, baseUrl?: string): Promise<ChargeRow> {
   const pre = await loadCharge(deps.db, merchantId, id);
   if (pre.status !== 'pending' || pre.payment_method !== 'credit_card') return pre;
   const tok = await deps.db.get<{ encrypted: string }>('SELECT encrypted FROM card_tokens WHERE token = ? AND merchant_id = ?', [

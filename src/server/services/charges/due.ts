@@ -1,7 +1,7 @@
 /** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import { transition } from '../../../store/transition.js';
-import { dueBatch, type DueContext } from '../../context.js';
+import type { DueContext } from '../../context.js';
 import { emitEvent } from '../events.js';
 import { payReceivable } from './capture.js';
 import { decideCardCharge } from './card.js';
@@ -13,7 +13,7 @@ export async function settleDueReceivables(ctx: DueContext): Promise<number> {
   const now = ctx.now().toISOString();
   const due = await ctx.db.all<{ id: string; settlement_date: string }>(
     "SELECT id, settlement_date FROM receivables WHERE merchant_id = ? AND status = 'pending' AND settlement_date <= ? ORDER BY settlement_date, id LIMIT ?",
-    [ctx.merchantId, now, dueBatch(ctx.deps)],
+    [ctx.merchantId, now, ctx.deps.due.batch],
   );
   if (!due.length) return 0;
   return ctx.db.tx(async (q) => {
@@ -35,7 +35,7 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
   const now = ctx.now();
   const due = await ctx.db.all<{ id: string }>(
     "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'pix' AND pix_expires_at <= ? ORDER BY created_at, id LIMIT ?",
-    [ctx.merchantId, now.toISOString(), dueBatch(ctx.deps)],
+    [ctx.merchantId, now.toISOString(), ctx.deps.due.batch],
   );
   if (!due.length) return 0;
   return ctx.db.tx(async (q) => {
@@ -62,7 +62,7 @@ export async function expireDuePixCharges(ctx: DueContext): Promise<number> {
 export async function decidePendingCardCharges(ctx: DueContext): Promise<number> {
   const due = await ctx.db.all<{ id: string }>(
     "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND payment_method = 'credit_card' ORDER BY created_at, id LIMIT ?",
-    [ctx.merchantId, dueBatch(ctx.deps)],
+    [ctx.merchantId, ctx.deps.due.batch],
   );
   for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
   return due.length;

@@ -4,21 +4,13 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { FILE_KINDS, SNIFF_BYTES, extensionOf, kindOfExtension, kindOfMime, sniff, type FileKind } from '../../domain/files.js';
+import { FILE_KINDS, MAX_UPLOAD_BYTES, SNIFF_BYTES, extensionOf, kindOfExtension, kindOfMime, sniff, type FileKind } from '../../domain/files.js';
 import { ApiError } from '../errors.js';
+import type { ReceivedFile } from '../services/submerchants.js';
+import type { CoreRequest } from './request.js';
 
 /** Room for the multipart framing around the file when judging a declared Content-Length. */
 export const MULTIPART_OVERHEAD = 64 * 1024;
-
-export interface ReceivedFile {
-  /** temp file in the scratch directory, fully written and closed; the caller removes it */
-  tmpPath: string;
-  size: number;
-  kind: FileKind;
-  /** the file name the client sent (busboy keeps only its last path segment); display only */
-  clientName: string;
-}
 
 const ACCEPTED = 'PNG, JPEG or PDF';
 
@@ -50,7 +42,7 @@ export function insideDir(dir: string, name: string): string {
  * reset the socket before the client sees the error; the server drains the rest instead.
  */
 export async function receiveUpload(opts: {
-  body: ReadableStream<Uint8Array> | null;
+  body: AsyncIterable<Uint8Array> | null;
   contentType: string;
   dir: string;
   maxBytes: number;
@@ -69,7 +61,8 @@ export async function receiveUpload(opts: {
     throw invalidUpload(`the multipart body cannot be read: ${(e as Error).message}`);
   }
   await mkdir(opts.dir, { recursive: true, mode: 0o700 });
-  const source = Readable.fromWeb(opts.body as unknown as WebReadableStream<Uint8Array>);
+  // the node:http server's request is a Readable already; any other source is made one
+  const source = opts.body instanceof Readable ? opts.body : Readable.from(opts.body);
 
   return new Promise<ReceivedFile>((resolvePromise, rejectPromise) => {
     let settled = false;
@@ -196,4 +189,24 @@ export async function receiveUpload(opts: {
 function invalidUpload(message: string): ApiError {
   const field = message.startsWith('file:') ? 'file' : '(body)';
   return new ApiError('validation_error', message, [{ field, message: message.replace(/^file: /, '') }]);
+}
+
+/**
+ * The upload of a request: a multipart/form-data body with one part named file (415 for any
+ * other type, 413 for a declared length past the limit before anything is read), streamed to
+ * local scratch, <dataDir>/tmp/uploads, while the size limit (413) and the type (415) are
+ * decided, before anything reaches the file store. The caller removes the temp file.
+ */
+export function readUpload(request: CoreRequest, dataDir: string): Promise<ReceivedFile> {
+  const contentType = request.header('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+    throw new ApiError('unsupported_media_type', 'Send the file as multipart/form-data (with a boundary) in one part named file');
+  }
+  const declared = Number(request.header('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD) {
+    throw new ApiError('payload_too_large', `file: is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)`, [
+      { field: 'file', message: `is larger than ${MAX_UPLOAD_BYTES} bytes (10 MiB)` },
+    ]);
+  }
+  return receiveUpload({ body: request.stream(), contentType, dir: uploadTmpDir(dataDir), maxBytes: MAX_UPLOAD_BYTES });
 }

@@ -1,0 +1,49 @@
+import { isIP, type BlockList } from 'node:net';
+import { blockListOf, ipIn, normalizeIp } from '../auth.js';
+import { clientOf } from '../rateLimit.js';
+import type { CoreRequest } from './request.js';
+
+/**
+ * Who is calling: the peer's address, or, when the peer is a trusted proxy (--trust-proxy), the
+ * right-most X-Forwarded-For hop that is not a trusted proxy (left parts are the client's own
+ * claims and are not believed; a hop that is not an address ends the walk). `client` is that
+ * address as every per-client limit counts it (`clientOf`: an IPv6 address by its /64).
+ */
+export class ClientAddresses {
+  private list: string[] | undefined;
+  private trusted: BlockList | null = null;
+
+  /** `trustProxy` is read at every request: the deps' list may be replaced while serving. */
+  constructor(private readonly trustProxy: () => string[] | undefined) {}
+
+  of(req: CoreRequest): { clientIp: string; client: string } {
+    const clientIp = this.ipOf(req);
+    return { clientIp, client: clientOf(clientIp) };
+  }
+
+  private ipOf(req: CoreRequest): string {
+    const peer = normalizeIp(req.peerAddress ?? '127.0.0.1');
+    const trusted = this.trustedProxies();
+    if (!trusted || !ipIn(trusted, peer)) return peer;
+    const forwarded = req.header('x-forwarded-for');
+    if (!forwarded) return peer;
+    const hops = forwarded.split(',');
+    let ip = peer;
+    for (let i = hops.length - 1; i >= 0; i--) {
+      const hop = normalizeIp(hops[i]!.trim());
+      if (!isIP(hop)) break;
+      ip = hop;
+      if (!ipIn(trusted, hop)) break;
+    }
+    return ip;
+  }
+
+  private trustedProxies(): BlockList | null {
+    const list = this.trustProxy();
+    if (list !== this.list) {
+      this.list = list;
+      this.trusted = list?.length ? blockListOf(list) : null;
+    }
+    return this.trusted;
+  }
+}

@@ -1,0 +1,51 @@
+import type { AnyEndpoint } from '../../contract/index.js';
+import type { Db } from '../../store/db.js';
+import type { AppDeps, Principal } from '../context.js';
+import { ApiError } from '../errors.js';
+import { requestHash, withIdempotency, withIdempotencyInTx } from '../idempotency.js';
+import { jsonAnswer, type Answer, type CoreRequest } from './request.js';
+import type { Shaped } from './shape.js';
+
+const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The request's Idempotency-Key, when it has one that counts: on a POST with a JSON body, under
+ * the secret key (keys belong to the merchant's secret key; the publishable-key operation,
+ * tokenizing, is idempotent by itself and its body is card data, of which nothing may be kept).
+ * A malformed key is a 400 on any authenticated POST.
+ */
+export function idempotencyKeyOf(e: AnyEndpoint, req: CoreRequest, principal: Principal): string | undefined {
+  const header = e.method === 'POST' && !e.multipart && principal.merchantId ? req.header('idempotency-key') : undefined;
+  if (header === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_RE.test(header)) {
+    throw new ApiError('validation_error', 'Idempotency-Key must be 1 to 255 printable ASCII characters', [
+      { field: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+    ]);
+  }
+  return e.auth === 'secret' ? header : undefined;
+}
+
+/**
+ * The idempotency stage: the handler runs at most once per (merchant, key); the same request
+ * again replays the answer kept (`Idempotent-Replayed: true`), another body under the key is a
+ * 409 (src/server/idempotency.ts). An endpoint declared `idempotency: 'in-transaction'` in the
+ * contract has its key claimed, and its answer kept, in its handler's own transaction, which
+ * writes through the store it is handed (`respond(db)`).
+ */
+export async function runIdempotent(
+  deps: AppDeps,
+  e: AnyEndpoint,
+  merchantId: string,
+  key: string,
+  req: CoreRequest,
+  raw: Uint8Array,
+  respond: (db?: Db) => Promise<Shaped>,
+): Promise<Answer> {
+  const hash = requestHash(deps, e.method, req.path + req.search, raw);
+  const outcome =
+    e.idempotency === 'in-transaction'
+      ? await withIdempotencyInTx(deps, merchantId, key, hash, (db) => respond(db))
+      : await withIdempotency(deps, merchantId, key, hash, () => respond());
+  if (outcome.replayed) return jsonAnswer(outcome.response.status, outcome.response.body, { 'Idempotent-Replayed': 'true' });
+  return outcome.value;
+}
