@@ -20,21 +20,6 @@ export class WrongSecretError extends ApiError {
   }
 }
 
-/** Authorization headers parsed lately (clients send the same one with every request). */
-const parsed = new Map<string, { user: string; pass: string } | null>();
-
-export function parseBasic(header: string | undefined): { user: string; pass: string } | null {
-  if (!header) return null;
-  const known = parsed.get(header);
-  if (known !== undefined) return known;
-  const creds = parseBasicHeader(header);
-  if (header.length <= 256) {
-    if (parsed.size >= 1024) parsed.clear();
-    parsed.set(header, creds);
-  }
-  return creds;
-}
-
 function parseBasicHeader(header: string): { user: string; pass: string } | null {
   const m = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!m) return null;
@@ -94,6 +79,21 @@ interface CachedKey {
 export class AuthCache {
   private token: string | undefined;
   private readonly keys = new Map<string, CachedKey>();
+  /** Authorization headers parsed lately (clients send the same one with every request) */
+  private readonly headers = new Map<string, { user: string; pass: string } | null>();
+
+  /** The credentials of an Authorization header (Basic), parsed once per header seen lately. */
+  parseBasic(header: string | undefined): { user: string; pass: string } | null {
+    if (!header) return null;
+    const known = this.headers.get(header);
+    if (known !== undefined) return known;
+    const creds = parseBasicHeader(header);
+    if (header.length <= 256) {
+      if (this.headers.size >= 1024) this.headers.clear();
+      this.headers.set(header, creds);
+    }
+    return creds;
+  }
 
   /** The cached key for a public key, if the store has not changed since it was read. */
   lookup(token: string, publicKey: string): CachedKey | undefined {
@@ -161,7 +161,7 @@ export function authenticate(
   cache: AuthCache,
   token: string | undefined,
 ): Principal | Promise<Principal> {
-  const creds = parseBasic(header);
+  const creds = cache.parseBasic(header);
   if (!creds?.user) {
     throw new ApiError(
       'unauthorized',
