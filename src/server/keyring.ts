@@ -6,7 +6,8 @@ import { join } from 'node:path';
  * Server-side secrets, all derived from one master key kept outside the database: in the
  * data directory as `master.key` (mode 0600, created on first use) or, in server mode, from
  * MPAY_MASTER_KEY (base64 of 32 bytes). Sub-keys are separated with HKDF so the card
- * encryption key, the card fingerprint key, the secret-hashing key and the idempotency request key never coincide.
+ * encryption key, the card fingerprint and card match keys, the secret-hashing key and the idempotency request
+ * key never coincide.
  */
 export class Keyring {
   // KeyObjects, made once: each HMAC and cipher of a request then skips turning a Buffer into a key
@@ -14,6 +15,7 @@ export class Keyring {
   private readonly fpKey: KeyObject;
   private readonly hashKey: KeyObject;
   private readonly requestKey: KeyObject;
+  private readonly cardKeyKey: KeyObject;
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new Error('the master key must be 32 bytes');
@@ -22,6 +24,7 @@ export class Keyring {
     this.fpKey = derive('mpay card fingerprint v1');
     this.hashKey = derive('mpay secret hashing v1');
     this.requestKey = derive('mpay idempotency request v1');
+    this.cardKeyKey = derive('mpay card match v1');
   }
 
   /** Keyed hash of a secret (API secret keys, PINs): HMAC-SHA256, hex. */
@@ -46,8 +49,19 @@ export class Keyring {
     return h.digest('hex');
   }
 
+  /** Keyed hash (HMAC-SHA256, hex) of a card number: the same number, the same fingerprint. */
   fingerprint(cardNumber: string): string {
     return createHmac('sha256', this.fpKey).update(cardNumber).digest('hex');
+  }
+
+  /**
+   * Keyed hash (HMAC-SHA256, hex) of a card's number, holder name and expiry together: the
+   * same value only for the very same card data (the parts are JSON-encoded, so no two
+   * different cards run together into one input).
+   */
+  cardKey(card: { number: string; holderName: string; expirationMonth: string; expirationYear: string }): string {
+    const parts = [card.number, card.holderName, card.expirationMonth, card.expirationYear];
+    return createHmac('sha256', this.cardKeyKey).update(JSON.stringify(parts)).digest('hex');
   }
 
   /** AES-256-GCM; output is base64 of iv(12) | tag(16) | ciphertext. */

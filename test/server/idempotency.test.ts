@@ -118,9 +118,9 @@ describe('issue 18.1: nothing derived from card data in the idempotency table', 
     expect(a.status).toBe(201);
     const rows = await env.rt.deps.db.all<{ key: string }>('SELECT key FROM idempotency_keys');
     expect(rows).toEqual([]);
-    // the retry is answered by the card's fingerprint: the same token, 200
+    // the retry is answered by the card itself: the same token, answered as the first
     const b = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'tok-1' });
-    expect(b.status).toBe(200);
+    expect(b.status).toBe(201);
     expect(b.body.data.token).toBe(a.body.data.token);
     // another card under the same key is its own tokenization (nothing was kept to compare with)
     const c = await env.call('POST', '/v1/tokens', card('456', '5555555555554444'), { ...publicAuth(), 'idempotency-key': 'tok-1' });

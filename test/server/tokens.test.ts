@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Keyring } from '../../src/server/keyring.js';
+import { chargeBody } from '../helpers/money.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
@@ -70,16 +71,60 @@ describe('POST /v1/tokens', () => {
     });
   });
 
-  it('returns the existing token for the same card and merchant', async () => {
+  it('a card on file tokenized again with the public key answers as a new card does: status, message, shape', async () => {
+    const first = await tokenize(card());
+    expect(first.status).toBe(201);
+    // a stranger holding only the public key and the card number
+    const probe = await tokenize(card({ holderName: 'MALLORY', expirationMonth: '01', expirationYear: '2031', cvv: '999' }));
+    const fresh = await tokenize(card({ number: '5555555555554444', holderName: 'MALLORY' }));
+    expect({ status: probe.status, message: probe.body.message }).toEqual({ status: fresh.status, message: fresh.body.message });
+    expect(Object.keys(probe.body.data).sort()).toEqual(Object.keys(fresh.body.data).sort());
+    expect(probe.body.data.token).not.toBe(first.body.data.token);
+    expect(probe.body.data).toMatchObject({ expirationMonth: '01', expirationYear: '2031' });
+  });
+
+  it('tokenizing a card on file under another holder and expiry never changes the existing token', async () => {
+    const first = await tokenize(card());
+    await tokenize(card({ holderName: 'MALLORY', expirationMonth: '01', expirationYear: '2031', cvv: '999' }));
+    // the merchant's next charge with its own token is still Ana's card, expiring 12/2030
+    const charge = await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'credit_card', payment_details: { token: first.body.data.token, installments: 1 } }));
+    expect(charge.status).toBe(201);
+    expect(charge.body.data.card.holder_name).toBe('Ana Souza');
+    const row = await env.rt.deps.db.get<{ encrypted: string; exp_month: string; exp_year: string }>(
+      'SELECT encrypted, exp_month, exp_year FROM card_tokens WHERE token = ?',
+      [first.body.data.token],
+    );
+    expect(row).toMatchObject({ exp_month: '12', exp_year: '2030' });
+    expect(JSON.parse(env.rt.deps.keyring.decrypt(row!.encrypted))).toMatchObject({ holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030' });
+  });
+
+  it('the same card with the same holder and expiry is the same token, answered as a first tokenization (201)', async () => {
     const a = await tokenize(card());
-    const b = await tokenize(card({ cvv: '999', expirationYear: '2031' }));
-    expect(b.status).toBe(200);
-    expect(b.body.data.token).toBe(a.body.data.token);
-    expect(b.body.data.expirationYear).toBe('2031');
+    const b = await tokenize(card({ cvv: '999' }));
+    expect(b.status).toBe(201);
+    expect(b.body.message).toBe(a.body.message);
+    expect(b.body.data).toEqual(a.body.data);
+    expect(await env.rt.deps.db.all('SELECT token FROM card_tokens')).toHaveLength(1);
     const other = await env.newMerchant('Outra');
     const c = await tokenize(card(), basic(other.public_key, ''));
     expect(c.status).toBe(201);
     expect(c.body.data.token).not.toBe(a.body.data.token);
+  });
+
+  it('two tokens of one card number share the number fingerprint, kept out of every answer', async () => {
+    const a = await tokenize(card());
+    const b = await tokenize(card({ holderName: 'Ana S Souza' }));
+    expect(b.body.data.token).not.toBe(a.body.data.token);
+    const rows = await env.rt.deps.db.all<{ fingerprint: string }>('SELECT fingerprint FROM card_tokens ORDER BY token');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.fingerprint).toBe(rows[1]!.fingerprint);
+    expect(JSON.stringify([a.body, b.body])).not.toContain(rows[0]!.fingerprint);
+  });
+
+  it('concurrent tokenizations of one card make one token', async () => {
+    const all = await Promise.all(Array.from({ length: 8 }, () => tokenize(card())));
+    expect(all.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(all.map((r) => r.body.data.token)).size).toBe(1);
   });
 
   it.each([

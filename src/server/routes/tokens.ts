@@ -3,12 +3,5 @@ import type { Handlers } from '../context.js';
 import { tokenize } from '../services/tokens.js';
 
 export const tokenHandlers: Handlers<typeof tokenEndpoints> = {
-  'tokens.create': async (ctx, { body }) => {
-    const { result, created } = await tokenize(ctx, body.card);
-    if (!created) {
-      ctx.status = 200;
-      ctx.message = 'Card already tokenized; existing token returned';
-    }
-    return result;
-  },
+  'tokens.create': async (ctx, { body }) => tokenize(ctx, body.card),
 };

@@ -46,17 +46,21 @@ export function checkCard(card: CardInput, now: Date): CardBrand {
 
 /**
  * Tokenizes a card for the merchant. The number, holder and expiry are stored encrypted
- * (AES-256-GCM); the CVV is only checked and never written. The same number for the same
- * merchant (matched by an HMAC fingerprint) returns the existing token, refreshed with the
- * newest holder and expiry.
+ * (AES-256-GCM); the CVV is only checked and never written.
+ *
+ * The public key that calls this sits in a browser, so the answer must tell its holder
+ * nothing about the cards already on file, and must change none of them. A token is reused
+ * only for the very same card data (number, holder name and expiry, matched by a keyed hash,
+ * `Keyring.cardKey`): the caller already knows all of it, and gets the answer a first
+ * tokenization gets (201, the same shape). Any other data makes a token of its own; the
+ * data behind an existing token is never rewritten. Every token also keeps the HMAC of the
+ * number alone (`fingerprint`), shared by the tokens of one number and never answered.
  */
-export async function tokenize(ctx: ServiceContext, card: CardInput): Promise<{ result: TokenizeResult; created: boolean }> {
+export async function tokenize(ctx: ServiceContext, card: CardInput): Promise<TokenizeResult> {
   const brand = checkCard(card, ctx.now());
   const { keyring } = ctx.deps;
-  const fingerprint = keyring.fingerprint(card.number);
-  const encrypted = keyring.encrypt(
-    JSON.stringify({ number: card.number, holderName: card.holderName, expirationMonth: card.expirationMonth, expirationYear: card.expirationYear }),
-  );
+  const data = { number: card.number, holderName: card.holderName, expirationMonth: card.expirationMonth, expirationYear: card.expirationYear };
+  const cardKey = keyring.cardKey(data);
   const row: TokenRow = {
     token: `tok_${randomBytes(18).toString('base64url')}`,
     brand,
@@ -66,24 +70,31 @@ export async function tokenize(ctx: ServiceContext, card: CardInput): Promise<{ 
     exp_year: card.expirationYear,
   };
   return ctx.db.tx(async (q) => {
+    // ON CONFLICT: of two tokenizations of one card at once, the second finds the first's token
+    const { changes } = await q.run(
+      `INSERT INTO card_tokens (token, merchant_id, fingerprint, card_key, brand, first_six, last_four, exp_month, exp_year, encrypted, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (merchant_id, card_key) DO NOTHING`,
+      [
+        row.token,
+        ctx.merchantId,
+        keyring.fingerprint(card.number),
+        cardKey,
+        brand,
+        row.first_six,
+        row.last_four,
+        row.exp_month,
+        row.exp_year,
+        keyring.encrypt(JSON.stringify(data)),
+        ctx.now().toISOString(),
+      ],
+    );
+    if (changes) return toResult(row);
     const existing = await q.get<TokenRow>(
-      `SELECT token, brand, first_six, last_four, exp_month, exp_year FROM card_tokens WHERE merchant_id = ? AND fingerprint = ?${q.dialect.forUpdate}`,
-      [ctx.merchantId, fingerprint],
+      'SELECT token, brand, first_six, last_four, exp_month, exp_year FROM card_tokens WHERE merchant_id = ? AND card_key = ?',
+      [ctx.merchantId, cardKey],
     );
-    if (existing) {
-      await q.run('UPDATE card_tokens SET exp_month = ?, exp_year = ?, encrypted = ? WHERE token = ?', [
-        card.expirationMonth,
-        card.expirationYear,
-        encrypted,
-        existing.token,
-      ]);
-      return { result: toResult({ ...existing, exp_month: card.expirationMonth, exp_year: card.expirationYear }), created: false };
-    }
-    await q.run(
-      `INSERT INTO card_tokens (token, merchant_id, fingerprint, brand, first_six, last_four, exp_month, exp_year, encrypted, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [row.token, ctx.merchantId, fingerprint, brand, row.first_six, row.last_four, row.exp_month, row.exp_year, encrypted, ctx.now().toISOString()],
-    );
-    return { result: toResult(row), created: true };
+    if (!existing) throw new Error('card token neither inserted nor found');
+    return toResult(existing);
   });
 }
