@@ -64,7 +64,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
   };
 
   async function open(url: string, viewport = DESKTOP): Promise<{ ctx: BrowserContext; page: Page }> {
-    const ctx = await browser.newContext({ viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo' });
+    const ctx = await browser.newContext({ viewport, locale: 'pt-BR', timezoneId: 'America/Sao_Paulo', ignoreHTTPSErrors: true });
     const page = await ctx.newPage();
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(`${url}: ${m.text()} (${m.location().url})`);
@@ -304,7 +304,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
         [DESKTOP, 'desktop'],
         [PHONE, 'phone'],
       ] as const) {
-        const ctx = await browser.newContext({ viewport: vp, locale: 'pt-BR' });
+        const ctx = await browser.newContext({ viewport: vp, locale: 'pt-BR', ignoreHTTPSErrors: true });
         const page = await ctx.newPage();
         const res = await page.goto(url);
         expect(res?.status()).toBe(status);

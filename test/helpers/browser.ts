@@ -3,8 +3,8 @@
  * Without Chromium the browser tests skip with a message on a dev machine; in CI
  * (`process.env.CI`) a missing Chromium is a failure.
  */
-import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { encodePng } from '../../src/domain/png.js';
@@ -49,11 +49,16 @@ export function logoPng(size = 96, rgb: [number, number, number] = [234, 88, 12]
   return encodePng(size, 'rgb', rows);
 }
 
-/** The merchant's own site: its logo and the page buyers are redirected to after paying. */
+/**
+ * The merchant's own site over HTTPS (a logo URL must be https): its logo and the page buyers
+ * are redirected to after paying. Its certificate is a self-signed one for 127.0.0.1 in
+ * test/fixtures/tls, so the browser contexts that load it ignore certificate errors.
+ */
 export async function merchantSite(): Promise<{ url: string; hits: string[]; close(): Promise<void> }> {
   const hits: string[] = [];
   const png = logoPng();
-  const server: Server = createServer((req, res) => {
+  const tls = join(__dirname, '../fixtures/tls');
+  const server: Server = createServer({ key: readFileSync(join(tls, 'merchant-site.key')), cert: readFileSync(join(tls, 'merchant-site.crt')) }, (req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/logo.png') {
       res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
@@ -66,7 +71,7 @@ export async function merchantSite(): Promise<{ url: string; hits: string[]; clo
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `https://127.0.0.1:${port}`,
     hits,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };

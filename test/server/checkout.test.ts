@@ -104,6 +104,23 @@ describe('GET /checkout/{id}: the page', () => {
     expect(again.headers.get('content-security-policy')).not.toContain(nonce);
   });
 
+  it('builds img-src from the logo URL\'s parsed origin, and shows no logo for a stored URL that is not https with a real host', async () => {
+    const link = await createLink({ logo_url: 'https://cdn.loja.example:8443/a/logo.png' });
+    const ok = await page(`/checkout/${link.id}`);
+    expect(ok.headers.get('content-security-policy')).toContain("img-src 'self' data: https://cdn.loja.example:8443;");
+    // values written before the API refused them, straight into the store
+    for (const stored of ['https://evil.example;sandbox/x.png', 'https://*/x.png', 'https://a,b.example/x.png', 'http://cdn.loja.example/logo.png']) {
+      await env.rt.deps.db.run('UPDATE payment_links SET logo_url = ? WHERE id = ?', [stored, link.id]);
+      const p = await page(`/checkout/${link.id}`);
+      expect(p.status).toBe(200);
+      const csp = p.headers.get('content-security-policy')!;
+      expect(csp, stored).toContain("img-src 'self' data:;");
+      expect(csp, stored).not.toMatch(/sandbox|\*|,|evil/);
+      expect(p.html, stored).toContain('logo-fallback');
+      expect(p.html, stored).not.toContain(stored);
+    }
+  });
+
   it('gives the script only public data: the public key, never a secret', async () => {
     const link = await createLink({ redirect_url: 'https://loja.example/obrigado' });
     const p = await page(`/checkout/${link.id}`);

@@ -118,6 +118,39 @@ describe('POST /v1/payment-links', () => {
   });
 });
 
+describe('logo and cover image URLs', () => {
+  const bad: [string, string][] = [
+    ['https://evil.example;sandbox/x.png', ';'],
+    ['https://*/x.png', 'wildcard'],
+    ['https://*.example.com/x.png', 'wildcard'],
+    ['https://a,b.example/x.png', ','],
+    ['https://evil%20example/x.png', 'space'],
+    ['http://cdn.example.com/logo.png', 'https'],
+    ['https://user:pw@cdn.example.com/logo.png', 'user name'],
+    ['https://-bad-.example/x.png', 'host'],
+    ['https://[::1]/x.png', 'host'],
+    ['https://cdn.example.com/lo\ngo.png', 'control character'],
+  ];
+  for (const field of ['logo_url', 'cover_image_url']) {
+    it.each(bad)(`${field}: %s is a 400 naming the field (%s)`, async (url) => {
+      const r = await env.call('POST', '/v1/payment-links', { ...base, [field]: url });
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      expect(r.body.details).toEqual([{ field, message: expect.stringContaining('https') }]);
+      const l = await create();
+      const p = await env.call('PATCH', `/v1/payment-links/${l.id}`, { [field]: url });
+      expect(p.status, JSON.stringify(p.body)).toBe(400);
+      expect(p.body.details.map((d: any) => d.field)).toEqual([field]);
+      expect((await env.call('GET', `/v1/payment-links/${l.id}`)).body.data[field]).toBeNull();
+    });
+  }
+
+  it('takes an https URL with a real host, a port, a path and a query as given', async () => {
+    const l = await create({ logo_url: 'https://CDN.Loja-1.example.com:8443/a/logo.png?v=2', cover_image_url: 'https://img.example/capa.jpg' });
+    expect(l.logo_url).toBe('https://CDN.Loja-1.example.com:8443/a/logo.png?v=2');
+    expect(l.cover_image_url).toBe('https://img.example/capa.jpg');
+  });
+});
+
 describe('PATCH /v1/payment-links/{id}', () => {
   it('keeps the charge cap: an amount above 1,000,000,000 cents is a 400 naming amount (issue 14 item 3)', async () => {
     const l = (await env.call('POST', '/v1/payment-links', { ...base, amount: 1_000_000_000 })).body.data;

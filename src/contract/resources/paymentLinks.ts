@@ -3,6 +3,7 @@ import { endpoint } from '../endpoint.js';
 import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { chargeCents } from './charges.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
+import { HTTPS_IMAGE_RULE, httpsImageUrlProblem } from '../../domain/urls.js';
 
 export const PAYMENT_LINK_STATUSES = statusesOf('payment_link') as [StatusOf<'payment_link'>, ...StatusOf<'payment_link'>[]];
 export const LINK_PAYMENT_METHODS = ['credit_card', 'pix'] as const;
@@ -13,6 +14,16 @@ const httpUrl = () =>
   z
     .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
     .max(2048, { error: 'must be at most 2048 characters' });
+/** A logo or cover image: https with a real host (its origin goes into the checkout's CSP). */
+const imageUrl = () =>
+  z
+    .string({ error: HTTPS_IMAGE_RULE })
+    .max(2048, { error: 'must be at most 2048 characters' })
+    .superRefine((v, ctx) => {
+      const problem = httpsImageUrlProblem(v);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .meta({ format: 'uri' });
 const hexColor = () =>
   z
     .string({ error: 'must be a color in the form #RRGGBB' })
@@ -46,10 +57,10 @@ export const paymentLinkCreate = z.strictObject({
   max_uses: maxUses().optional(),
   metadata: metadata().optional(),
   redirect_url: httpUrl().optional(),
-  cover_image_url: httpUrl().optional(),
+  cover_image_url: imageUrl().optional(),
   primary_color: hexColor().optional(),
   summary_color: hexColor().optional(),
-  logo_url: httpUrl().optional(),
+  logo_url: imageUrl().optional(),
 });
 
 /** Only the fields to change; null clears an optional field. */
@@ -68,10 +79,10 @@ export const paymentLinkUpdate = z
     max_uses: maxUses().nullable().optional(),
     metadata: metadata().optional(),
     redirect_url: httpUrl().nullable().optional(),
-    cover_image_url: httpUrl().nullable().optional(),
+    cover_image_url: imageUrl().nullable().optional(),
     primary_color: hexColor().nullable().optional(),
     summary_color: hexColor().nullable().optional(),
-    logo_url: httpUrl().nullable().optional(),
+    logo_url: imageUrl().nullable().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { error: 'send at least one field to change' });
 export type PaymentLinkUpdate = z.output<typeof paymentLinkUpdate>;

@@ -1,16 +1,18 @@
 /**
  * The hosted checkout page of a payment link, rendered on the server. Every piece of link or
  * merchant data is escaped for where it goes (HTML text, attribute, JSON data block); colors
- * reach CSS only when they are #RRGGBB; URLs only when they are http(s). The page loads its
- * script and style sheet from mpay itself under a strict Content-Security-Policy with a nonce
- * per response (and Subresource Integrity); nothing comes from another origin except the
- * merchant's logo, whose origin alone is allowed for images.
+ * reach CSS only when they are #RRGGBB; the logo only when it is https with a real host
+ * (src/domain/urls.ts). The page loads its script and style sheet from mpay itself under a
+ * strict Content-Security-Policy with a nonce per response (and Subresource Integrity);
+ * nothing comes from another origin except the merchant's logo, whose parsed origin alone is
+ * allowed for images.
  */
 import { randomBytes } from 'node:crypto';
 import type { PublicLink } from '../services/checkout.js';
 import { CHECKOUT_CSS, CHECKOUT_JS } from './assets.js';
 import { formatBRL } from '../../domain/money.js';
 import { installmentLabel } from './format.js';
+import { parseHttpsImageUrl } from '../../domain/urls.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(v: string): string {
@@ -47,17 +49,6 @@ export function contrast(a: string, b: string): number {
 /** Dark or white text, whichever reads better on the background. */
 export function textOn(bg: string): string {
   return contrast(bg, '#FFFFFF') >= contrast(bg, '#111827') ? '#FFFFFF' : '#111827';
-}
-
-/** An http(s) URL as given, or null. */
-export function safeHttpUrl(v: string | null | undefined): URL | null {
-  if (!v) return null;
-  try {
-    const u = new URL(v);
-    return u.protocol === 'https:' || u.protocol === 'http:' ? u : null;
-  } catch {
-    return null;
-  }
 }
 
 export interface Rendered {
@@ -189,7 +180,8 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
   const nonce = nonceOf();
   const theme = { primary: safeColor(r.primary_color, DEFAULT_PRIMARY), summary: safeColor(r.summary_color, DEFAULT_SUMMARY) };
   const amount = r.amount === null ? null : Number(r.amount);
-  const logo = safeHttpUrl(r.logo_url);
+  // a stored logo URL is checked again: the CSP's img-src is built from its parsed origin
+  const logo = parseHttpsImageUrl(r.logo_url);
   const card = methods.includes('credit_card');
   const pix = methods.includes('pix');
   const maxInst = card ? Math.max(1, Number(r.max_installments)) : 1;
