@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cnpjCheckDigits } from '../../src/domain/taxid.js';
+import { realPng } from '../helpers/files.js';
 import { basic, testEnv, type TestEnv } from '../helpers/server.js';
 import { addressBody, cpf, docBody, events, nextCnpj, nextCpf, ok, partnerBody, pfBody, pjBody } from '../helpers/onboarding.js';
 
@@ -605,6 +606,67 @@ describe('documents', () => {
     const elsewhere = await env.call('POST', `/v1/submerchants/${other.id}/documents`, docBody('cnpj_card', { file_url: file.url, file_name: 'rg.png', mime_type: 'image/png', file_size: png.length }));
     expect(elsewhere.status).toBe(422);
     expect(elsewhere.body.details[0].field).toBe('file_url');
+  });
+
+  describe("another merchant's file under any spelling of this service's URL", () => {
+    /** Uploads a PNG for a submerchant of `m` (default the env's merchant): its key, url and size. */
+    async function upload(subId: string, auth = env.auth()) {
+      const png = realPng();
+      const fd = new FormData();
+      fd.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'rg.png');
+      const up = await env.rt.app.request(`/v1/submerchants/${subId}/upload`, { method: 'POST', body: fd, headers: { authorization: auth } });
+      expect(up.status).toBe(201);
+      const data = (await up.json()).data as { key: string; url: string };
+      return { ...data, size: png.length };
+    }
+    // app.request's origin is http://localhost: the canonical form is http://localhost/v1/files/KEY
+    const spellings: [string, (key: string) => string][] = [
+      ['canonical', (k) => `http://localhost/v1/files/${k}`],
+      ['127.0.0.1 with a port', (k) => `http://127.0.0.1:4010/v1/files/${k}`],
+      ['a doubled slash', (k) => `http://127.0.0.1:4010//v1/files/${k}`],
+      ['a doubled slash on the canonical host', (k) => `http://localhost//v1/files/${k}`],
+      ['a slash doubled inside', (k) => `http://localhost/v1//files/${k}`],
+      ['a trailing slash', (k) => `http://localhost/v1/files/${k}/`],
+      ['https', (k) => `https://localhost/v1/files/${k}`],
+      ['another port', (k) => `http://localhost:8080/v1/files/${k}`],
+      ['encoded slashes', (k) => `http://localhost/v1%2Ffiles%2F${k}`],
+      ['upper-case path', (k) => `http://localhost/V1/Files/${k}`],
+      ['IPv6 loopback', (k) => `http://[::1]:4010/v1/files/${k}`],
+      ['0.0.0.0', (k) => `http://0.0.0.0:4010/v1/files/${k}`],
+      ['127.1 shorthand', (k) => `http://127.1/v1/files/${k}`],
+      ['a subdomain of localhost', (k) => `http://api.localhost/v1/files/${k}`],
+      ['a host this service cannot know (a LAN address)', (k) => `http://10.20.30.40:4010/v1/files/${k}`],
+      ['a query and a fragment', (k) => `http://127.0.0.1//v1/files/${k}?download=1#x`],
+    ];
+
+    it.each(spellings)('%s: 422 naming file_url, nothing written', async (_name, spell) => {
+      const other = await env.newMerchant('Outra');
+      const theirs = await ok(env, 'POST', '/v1/submerchants', pjBody(), env.auth(other));
+      const file = await upload(theirs.id, env.auth(other));
+      const s = await createPj();
+      const url = `/v1/submerchants/${s.id}/documents`;
+      const r = await env.call('POST', url, docBody('cnpj_card', { file_url: spell(file.key), file_name: 'rg.png', mime_type: 'image/png', file_size: file.size }));
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body.details[0].field).toBe('file_url');
+      expect((await env.call('GET', url)).body.data).toEqual([]);
+    });
+
+    it.each(spellings)('%s: accepted for the merchant\'s own file of that submerchant, with its type and size checked', async (_name, spell) => {
+      const s = await createPj();
+      const file = await upload(s.id);
+      const url = `/v1/submerchants/${s.id}/documents`;
+      const wrongSize = await env.call('POST', url, docBody('cnpj_card', { file_url: spell(file.key), file_name: 'rg.png', mime_type: 'image/png', file_size: 5 }));
+      expect(wrongSize.status).toBe(422);
+      expect(wrongSize.body.details[0].field).toBe('file_size');
+      const good = await env.call('POST', url, docBody('cnpj_card', { file_url: spell(file.key), file_name: 'rg.png', mime_type: 'image/png', file_size: file.size }));
+      expect(good.status, JSON.stringify(good.body)).toBe(201);
+    });
+
+    it('a file URL of another host with a key this service never issued is not this service\'s', async () => {
+      const s = await createPj();
+      const r = await env.call('POST', `/v1/submerchants/${s.id}/documents`, docBody('cnpj_card', { file_url: 'https://storage.example.com/v1/files/01890000-0000-7000-8000-000000000000.pdf' }));
+      expect(r.status, JSON.stringify(r.body)).toBe(201);
+    });
   });
 
   it('a file_url on this service with malformed percent-encoding is a 422 naming file_url, never a 500 (issue 18.10)', async () => {

@@ -34,6 +34,7 @@ import {
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
 import { UUID_SOURCE } from '../../domain/ids.js';
+import { blockedReason, hostOf } from '../webhooks/netguard.js';
 
 const FILE_KEY_RE = new RegExp(`^${UUID_SOURCE}\\.(png|jpg|pdf)$`);
 
@@ -65,29 +66,64 @@ function stamp(ctx: ServiceContext): { now: Date; businessNow: Date } {
 }
 
 /**
- * When file_url points at this service's own download URL, the file must be an upload of
- * this merchant for this submerchant, and its type and size must be the ones declared.
+ * The file key a URL's path names when it is a download of this service, `/v1/files/{key}`,
+ * however it is spelled: encoded slashes and backslashes, repeated and trailing slashes, any
+ * case of `/v1/files/` (dot segments the URL parser has already resolved). `malformed` when
+ * the key's percent-encoding is broken; null when the path is something else.
+ */
+function filesPathKey(url: URL): { key: string } | { malformed: string } | null {
+  const path = url.pathname.replace(/%2f|%5c/gi, '/').replace(/\/{2,}/g, '/').replace(/\/$/, '');
+  const m = /^\/v1\/files\/([^/]+)$/i.exec(path);
+  if (!m) return null;
+  try {
+    return { key: decodeURIComponent(m[1]!) };
+  } catch {
+    return { malformed: m[1]! };
+  }
+}
+
+/**
+ * Whether a URL's host is this service: the host of its public base URL, or a loopback or
+ * unspecified address in any spelling (`localhost` and its subdomains, 127.0.0.0/8, 0.0.0.0,
+ * ::1, their IPv6 forms), on any port and either scheme.
+ */
+function isServiceHost(url: URL, baseUrl: string | undefined): boolean {
+  const host = url.hostname.toLowerCase();
+  if (baseUrl && host === new URL(baseUrl).hostname.toLowerCase()) return true;
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const reason = blockedReason(hostOf(url), 'production');
+  return reason === 'loopback' || reason === 'unspecified';
+}
+
+/**
+ * A file_url that is a download URL of this service, under any spelling (`filesPathKey`,
+ * `isServiceHost`), or that names an upload of this service on any host (a host name or
+ * address of the service that it cannot know, such as a LAN address), must be an upload of
+ * this merchant for this submerchant, of the declared type and size. Another merchant's
+ * upload is answered like a key that does not exist: its existence is not told.
  */
 async function checkOwnFileUrl(q: Queryable, ctx: ServiceContext, submerchantId: string, b: { file_url: string; mime_type: string; file_size: number }) {
   const url = new URL(b.file_url);
-  if (!ctx.baseUrl || url.origin !== new URL(ctx.baseUrl).origin) return;
-  const m = /^\/v1\/files\/([^/]+)$/.exec(url.pathname);
-  if (!m) return;
-  let key: string;
-  try {
-    key = decodeURIComponent(m[1]!);
-  } catch {
-    // malformed percent-encoding (`%`, `%ZZ`, a cut UTF-8 sequence) is the client's mistake
-    throw businessRule('file_url', `the file key ${JSON.stringify(m[1])} has malformed percent-encoding; use the url returned by POST /v1/submerchants/{id}/upload`);
+  const named = filesPathKey(url);
+  if (!named) return;
+  const ours = isServiceHost(url, ctx.baseUrl);
+  if ('malformed' in named) {
+    // malformed percent-encoding (`%`, `%ZZ`, a cut UTF-8 sequence) is the client's mistake; on
+    // another host it cannot name an upload of this service (their keys are plain ASCII)
+    if (!ours) return;
+    throw businessRule('file_url', `the file key ${JSON.stringify(named.malformed)} has malformed percent-encoding; use the url returned by POST /v1/submerchants/{id}/upload`);
   }
+  const { key } = named;
   const f = FILE_KEY_RE.test(key)
-    ? await q.get<{ size: number; mime: string }>('SELECT size, mime FROM files WHERE key = ? AND merchant_id = ? AND submerchant_id = ?', [
-        key,
-        ctx.merchantId,
-        submerchantId,
-      ])
+    ? await q.get<{ merchant_id: string; submerchant_id: string; size: number; mime: string }>(
+        'SELECT merchant_id, submerchant_id, size, mime FROM files WHERE key = ?',
+        [key],
+      )
     : undefined;
-  if (!f) throw businessRule('file_url', `no file with key ${key} was uploaded for this submerchant; upload it with POST /v1/submerchants/{id}/upload`);
+  if (!f && !ours) return;
+  if (!f || f.merchant_id !== ctx.merchantId || f.submerchant_id !== submerchantId) {
+    throw businessRule('file_url', `no file with key ${key} was uploaded for this submerchant; upload it with POST /v1/submerchants/{id}/upload`);
+  }
   if (f.mime !== b.mime_type) throw businessRule('mime_type', `the uploaded file ${key} is ${f.mime}, not ${b.mime_type}`);
   if (Number(f.size) !== b.file_size) throw businessRule('file_size', `the uploaded file ${key} has ${f.size} bytes, not ${b.file_size}`);
 }
