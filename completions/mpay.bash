@@ -102,7 +102,7 @@ _mpay_words() {
     "webhooks retry") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "webhooks listen") words="--base-url --color --data-dir --events --forward-to --help --host --idempotency-key --jq --json --output --port --print-secret --profile --public-url --quiet --verbose --version --yes" ;;
     "server") words="start --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "server start") words="--base-url --color --data-dir --database --headers-timeout --help --host --idempotency-key --jq --json --max-connections --max-connections-per-client --no-read-memo --output --port --production --profile --public-url --quiet --rate-limit --request-timeout --trust-proxy --verbose --version --yes" ;;
+    "server start") words="--base-url --color --data-dir --database --headers-timeout --help --host --idempotency-key --jq --json --max-connections --max-connections-per-client --no-read-memo --output --port --production --profile --public-url --quiet --rate-limit --request-timeout --trust-proxy --upload-quota --upload-rate --upload-retention --verbose --version --yes" ;;
     "admin") words="merchants --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants") words="create --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "admin merchants create") words="--base-url --color --data-dir --database --help --idempotency-key --jq --json --name --output --production --profile --quiet --verbose --version --yes" ;;

@@ -630,6 +630,9 @@ complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url
 complete -c mpay -n '__mpay_at '\''server start'\''' -l rate-limit
 complete -c mpay -n '__mpay_at '\''server start'\''' -l request-timeout
 complete -c mpay -n '__mpay_at '\''server start'\''' -l trust-proxy
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-quota
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-rate
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-retention
 complete -c mpay -n '__mpay_at '\''admin'\''' -a 'merchants'
 complete -c mpay -n '__mpay_at '\''admin'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin'\''' -l output

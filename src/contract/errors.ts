@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   business_rule: 422,
   submerchant_not_approved: 422,
   acquirer_unavailable: 422,
+  storage_quota_exceeded: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -10,6 +10,7 @@ import type { CoreRequest } from './pipeline/request.js';
 import type { Keyring } from './keyring.js';
 import type { DuePolicy } from './pipeline/due.js';
 import type { RateLimits } from './rateLimit.js';
+import type { UploadLimits } from './uploadLimits.js';
 
 export type Mode = 'sandbox' | 'production';
 
@@ -32,6 +33,8 @@ export interface ServiceDeps {
   caches: Caches;
   /** due work: how many items each job moves per call (one transaction per batch) */
   due: { readonly batch: number };
+  /** uploads per merchant: rate, storage quota, retention of unattached uploads (src/server/uploadLimits.ts); unset parts take their defaults */
+  uploadLimits?: Partial<UploadLimits>;
 }
 
 /** Everything the app needs: the services' deps and the settings of the request pipeline. */
@@ -131,7 +134,7 @@ export interface RequestContext extends ServiceContext {
   baseUrl: string;
   /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
   now(): Date;
-  /** overrides the endpoint's success status (e.g. 200 when a token is reused) */
+  /** overrides the endpoint's success status */
   status?: number;
   /** overrides the endpoint's success message */
   message?: string;

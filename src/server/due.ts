@@ -9,6 +9,7 @@ import { serviceContext, type ServiceDeps, type DueContext, type DueJob } from '
 import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
+import { purgeUnattachedUploads } from './services/uploadQuota.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges/due.js';
 
 /** Time-based moves, each one bounded batch per call (deps.due.batch items, one transaction per batch). */
@@ -22,6 +23,8 @@ export const dueWork: DueJob[] = [
   (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
   // Idempotency-Keys past their 24 h
   purgeExpiredKeys,
+  // uploads attached to no document, past their retention (src/server/uploadLimits.ts)
+  purgeUnattachedUploads,
 ];
 
 /**

@@ -18,6 +18,7 @@ export interface RuntimeOptions {
   log?: AppDeps['log'];
   publicBaseUrl?: string;
   rateLimit?: AppDeps['rateLimit'];
+  uploadLimits?: AppDeps['uploadLimits'];
   trustProxy?: AppDeps['trustProxy'];
   validateResponses?: boolean;
   /** AppDeps.readMemo: charge reads served again from an answer made at the same database state (default true) */
@@ -56,6 +57,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     log: o.log,
     publicBaseUrl: o.publicBaseUrl,
     rateLimit: o.rateLimit,
+    uploadLimits: o.uploadLimits,
     trustProxy: o.trustProxy,
     validateResponses: o.validateResponses,
     readMemo: o.readMemo,

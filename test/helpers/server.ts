@@ -31,6 +31,8 @@ export function basic(pk: string, sk: string): string {
 export async function testEnv(
   opts: {
     rateLimit?: import('../../src/server/context.js').AppDeps['rateLimit'];
+    /** AppDeps.uploadLimits; default: no upload rate (like the other rate limits), the quota and retention as a server has them */
+    uploadLimits?: import('../../src/server/context.js').AppDeps['uploadLimits'];
     mode?: 'sandbox' | 'production';
     /** a store of the test's own making (e.g. one that injects faults), instead of the backend's */
     openDb?: (dir: string) => Promise<Db>;
@@ -44,7 +46,7 @@ export async function testEnv(
   const clock = new ManualClock();
   const pgSchema = backend === 'postgres' && !opts.openDb ? await freshPgSchema() : undefined;
   const db = opts.openDb ? await opts.openDb(dir) : pgSchema ? await openPostgres(pgSchema.url) : undefined;
-  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, mode: opts.mode, db, readMemo: opts.readMemo, due: opts.due });
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, uploadLimits: opts.uploadLimits ?? { rate: null }, mode: opts.mode, db, readMemo: opts.readMemo, due: opts.due });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
   const auth = (m = merchant) => basic(m.public_key, m.secret_key);

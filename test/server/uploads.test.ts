@@ -381,3 +381,109 @@ describe('over real HTTP', () => {
     }
   });
 });
+
+describe('per-merchant upload limits', () => {
+  const png = () => realPng();
+  const download = (key: string) => env.rt.app.request(`/v1/files/${key}`, { headers: { authorization: env.auth() } });
+  const attach = (key: string, size: number, type = 'cnpj_card') =>
+    env.call('POST', `/v1/submerchants/${sub.id}/documents`, {
+      type,
+      file_url: `http://localhost/v1/files/${key}`,
+      file_name: 'doc.png',
+      file_size: size,
+      mime_type: 'image/png',
+    });
+
+  it('uploads past the burst (30 by default) are 429 with Retry-After and store nothing; the bucket refills with time, per merchant', async () => {
+    env.rt.deps.uploadLimits = {}; // the defaults, as a server runs them (testEnv turns the rate off)
+    const results = [];
+    for (let i = 0; i < 31; i++) results.push(await upload(png(), `f${i}.png`, 'image/png'));
+    expect(results.slice(0, 30).map((r) => r.status)).toEqual(Array(30).fill(201));
+    const limited = results[30]!;
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ success: false, error: 'rate_limited' });
+    expect(limited.body.message).toMatch(/uploads/i);
+    const stored = await allUploads();
+    expect(stored).toHaveLength(30);
+    const res = await env.rt.app.request(`/v1/submerchants/${sub.id}/upload`, { method: 'POST', body: (() => { const fd = new FormData(); fd.append('file', new Blob([new Uint8Array(png())], { type: 'image/png' }), 'x.png'); return fd; })(), headers: { authorization: env.auth() } });
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // another merchant has its own budget
+    const other = await env.newMerchant('Outra');
+    const theirSub = await ok(env, 'POST', '/v1/submerchants', pjBody(), env.auth(other));
+    expect((await upload(png(), 'o.png', 'image/png', theirSub.id, env.auth(other))).status).toBe(201);
+    // 30 a minute: one more every 2 s
+    env.clock.advance(2_000);
+    expect((await upload(png(), 'later.png', 'image/png')).status).toBe(201);
+    expect((await upload(png(), 'again.png', 'image/png')).status).toBe(429);
+  });
+
+  it('an upload that would take the merchant past its storage quota is 422 storage_quota_exceeded and stores nothing', async () => {
+    const size = png().length;
+    env.rt.deps.uploadLimits = { quotaBytes: 3 * size };
+    for (let i = 0; i < 3; i++) expect((await upload(png(), `f${i}.png`, 'image/png')).status).toBe(201);
+    const over = await upload(png(), 'over.png', 'image/png');
+    expect(over.status).toBe(422);
+    expect(over.body).toMatchObject({ success: false, error: 'storage_quota_exceeded' });
+    expect(over.body.message).toContain(`${3 * size}`);
+    expect(over.body.details).toEqual([{ field: 'file', message: expect.stringMatching(/quota/) }]);
+    expect(await allUploads()).toHaveLength(3);
+    // another merchant's quota is its own
+    const other = await env.newMerchant('Outra');
+    const theirSub = await ok(env, 'POST', '/v1/submerchants', pjBody(), env.auth(other));
+    expect((await upload(png(), 'o.png', 'image/png', theirSub.id, env.auth(other))).status).toBe(201);
+  });
+
+  it('uploads arriving at once are counted one after the other against the quota', async () => {
+    env.rt.deps.uploadLimits = { quotaBytes: 2 * png().length };
+    // for submerchants of their own: nothing of one submerchant's upload waits for another's
+    const subs = [sub.id];
+    for (let i = 1; i < 6; i++) subs.push((await ok(env, 'POST', '/v1/submerchants', pjBody())).id);
+    const all = await Promise.all(subs.map((id, i) => upload(png(), `f${i}.png`, 'image/png', id)));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 201, 422, 422, 422, 422]);
+    expect(await allUploads()).toHaveLength(2);
+  });
+
+  it('a file that does not fit the room left is refused once read, and nothing stays', async () => {
+    const small = png().length;
+    env.rt.deps.uploadLimits = { quotaBytes: small + 100 };
+    expect((await upload(png(), 'a.png', 'image/png')).status).toBe(201);
+    const pdf = realPdf();
+    expect(pdf.length).toBeGreaterThan(100);
+    const r = await upload(pdf, 'b.pdf', 'application/pdf');
+    expect(r.status).toBe(422);
+    expect(r.body.error).toBe('storage_quota_exceeded');
+    expect(await allUploads()).toHaveLength(1);
+  });
+
+  it('uploads never attached to a document are removed after 24 h by the due work; attached ones stay', async () => {
+    const kept = (await upload(png(), 'kept.png', 'image/png')).body.data;
+    const dropped = (await upload(png(), 'dropped.png', 'image/png')).body.data;
+    expect((await attach(kept.key, kept.fileSize)).status).toBe(201);
+    env.clock.advance(24 * 3600_000 - 1000);
+    await env.call('GET', '/v1/merchant');
+    expect((await download(dropped.key)).status).toBe(200);
+    env.clock.advance(2000);
+    await env.call('GET', '/v1/merchant'); // the due work runs before the merchant's request
+    expect((await download(dropped.key)).status).toBe(404);
+    expect(await env.rt.deps.files.get(dropped.key)).toBeUndefined();
+    expect(await env.rt.deps.db.get('SELECT key FROM files WHERE key = ?', [dropped.key])).toBeUndefined();
+    expect((await download(kept.key)).status).toBe(200);
+    expect(await allUploads()).toEqual([kept.key]);
+    // the document of a removed upload cannot be made any more
+    expect((await attach(dropped.key, dropped.fileSize, 'social_contract')).status).toBe(422);
+  });
+
+  it("the server's sweep removes them too, and the room they took is free again", async () => {
+    const size = png().length;
+    env.rt.deps.uploadLimits = { quotaBytes: 2 * size };
+    await upload(png(), 'a.png', 'image/png');
+    await upload(png(), 'b.png', 'image/png');
+    expect((await upload(png(), 'c.png', 'image/png')).status).toBe(422);
+    env.clock.advance(24 * 3600_000 + 1000);
+    const { runDueWork } = await import('../../src/server/due.js');
+    expect(await runDueWork(env.rt.deps)).toBeGreaterThanOrEqual(2);
+    expect(await allUploads()).toEqual([]);
+    expect((await upload(png(), 'c.png', 'image/png')).status).toBe(201);
+  });
+});

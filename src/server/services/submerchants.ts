@@ -31,6 +31,8 @@ import {
   type DocumentRow,
   type PartnerRow,
 } from './onboarding.js';
+import { checkUploadQuota, refuseAtQuota } from './uploadQuota.js';
+import { takeUploadToken } from '../uploadLimits.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
 import { UUID_SOURCE } from '../../domain/ids.js';
@@ -102,7 +104,12 @@ function isServiceHost(url: URL, baseUrl: string | undefined): boolean {
  * this merchant for this submerchant, of the declared type and size. Another merchant's
  * upload is answered like a key that does not exist: its existence is not told.
  */
-async function checkOwnFileUrl(q: Queryable, ctx: ServiceContext, submerchantId: string, b: { file_url: string; mime_type: string; file_size: number }) {
+async function checkOwnFileUrl(
+  q: Queryable,
+  ctx: ServiceContext,
+  submerchantId: string,
+  b: { file_url: string; mime_type: string; file_size: number },
+): Promise<string | undefined> {
   const url = new URL(b.file_url);
   const named = filesPathKey(url);
   if (!named) return;
@@ -116,7 +123,8 @@ async function checkOwnFileUrl(q: Queryable, ctx: ServiceContext, submerchantId:
   const { key } = named;
   const f = FILE_KEY_RE.test(key)
     ? await q.get<{ merchant_id: string; submerchant_id: string; size: number; mime: string }>(
-        'SELECT merchant_id, submerchant_id, size, mime FROM files WHERE key = ?',
+        // locked: the due work's removal of an unattached upload waits for this document, or wins before it
+        `SELECT merchant_id, submerchant_id, size, mime FROM files WHERE key = ?${q.dialect.forUpdate}`,
         [key],
       )
     : undefined;
@@ -126,6 +134,7 @@ async function checkOwnFileUrl(q: Queryable, ctx: ServiceContext, submerchantId:
   }
   if (f.mime !== b.mime_type) throw businessRule('mime_type', `the uploaded file ${key} is ${f.mime}, not ${b.mime_type}`);
   if (Number(f.size) !== b.file_size) throw businessRule('file_size', `the uploaded file ${key} has ${f.size} bytes, not ${b.file_size}`);
+  return key;
 }
 
 export async function createSubmerchant(ctx: ServiceContext, b: BodyFor<'submerchants.create'>): Promise<Submerchant> {
@@ -462,7 +471,9 @@ export async function addDocument(ctx: ServiceContext, submerchantId: string, b:
         ]);
       }
     }
-    await checkOwnFileUrl(q, ctx, sub.id, b);
+    const fileKey = await checkOwnFileUrl(q, ctx, sub.id, b);
+    // an upload a document points at is kept (uploads attached to none are removed after the retention)
+    if (fileKey) await q.run('UPDATE files SET attached_at = ? WHERE key = ? AND attached_at IS NULL', [ts, fileKey]);
     const previous = await q.all<DocumentRow>(
       `SELECT ${DOCUMENT_COLS} FROM submerchant_documents
         WHERE submerchant_id = ? AND type = ? AND ${partnerId ? 'legal_representative_id = ?' : 'legal_representative_id IS NULL'}
@@ -526,9 +537,14 @@ export interface ReceivedFile {
   clientName: string;
 }
 
-/** The submerchant a file is uploaded for: 404 before anything of the upload is read. */
+/**
+ * Before anything of an upload is read: the merchant's upload rate (429), the submerchant it
+ * is for (404), and a merchant whose uploads already fill its storage quota (422).
+ */
 export async function uploadTarget(ctx: ServiceContext, submerchantId: string): Promise<void> {
+  takeUploadToken(ctx.deps, ctx.merchantId);
   await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+  await refuseAtQuota(ctx);
 }
 
 /**
@@ -551,6 +567,9 @@ export async function storeUpload(ctx: ServiceContext, submerchantId: string, go
     if (!inTx) await files.putFile(key, got.tmpPath, info.mime);
     const ts = ctx.now().toISOString();
     await ctx.db.tx(async (q) => {
+      // the quota locks the merchant's row, before the submerchant's: the order other
+      // transactions lock them in
+      await checkUploadQuota(q, ctx, got.size);
       // the submerchant may not have vanished meanwhile, but keep the row scoped all the same
       await loadSubmerchant(q, ctx.merchantId, sub.id, true);
       // path: the file's key in the file store (see store/files.ts)

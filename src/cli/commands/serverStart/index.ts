@@ -2,8 +2,9 @@
 import { type Command } from 'commander';
 import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
+import type { UploadLimitFlags } from './uploadLimits.js';
 
-export interface ServerStartOptions {
+export interface ServerStartOptions extends UploadLimitFlags {
   host: string;
   port: string;
   production?: boolean;
@@ -29,6 +30,9 @@ export function register(program: Command, deps: CliDeps): void {
     .option('--production', 'production mode: no sandbox routes, live keys, MPAY_MASTER_KEY required')
     .option('--public-url <url>', 'public origin for links the API hands out (checkout_url, file urls)')
     .option('--rate-limit <rate>', 'secret-key requests per merchant: RPS[,BURST], or off for every limit (env MPAY_RATE_LIMIT)', '100,200')
+    .option('--upload-rate <rate>', 'uploads per merchant: PER_MINUTE[,BURST], or off (env MPAY_UPLOAD_RATE); default 30,30')
+    .option('--upload-quota <size>', 'bytes of uploads a merchant keeps: e.g. 2GiB, 500MiB, or off (env MPAY_UPLOAD_QUOTA); default 2GiB')
+    .option('--upload-retention <hours>', 'hours an upload attached to no document is kept (env MPAY_UPLOAD_RETENTION_HOURS); default 24')
     .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (env MPAY_TRUST_PROXY); default: none')
     .option('--no-read-memo', 'read the store for every charge read, even when nothing was written since the same answer was made (env MPAY_READ_MEMO=off)')
     .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')

@@ -8,6 +8,7 @@ import type { ServerStartOptions } from './index.js';
 import { exitForSignal } from '../../signals.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 import { connectionsRoom, defaultConnectionLimits, openFileLimit, RESERVED_FDS, type ConnectionLimits } from '../../../server/connections.js';
+import { uploadLimitsOfFlags } from './uploadLimits.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -53,6 +54,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   }
   const rateRaw = String(io.env.MPAY_RATE_LIMIT && opts.rateLimit === '100,200' ? io.env.MPAY_RATE_LIMIT : opts.rateLimit);
   const rateLimit = parseRateLimit(rateRaw);
+  const uploadLimits = uploadLimitsOfFlags(opts, io.env);
   const databaseUrl = databaseUrlOf(opts, io.env);
   const trustProxy = parseTrustProxy(String(opts.trustProxy ?? io.env.MPAY_TRUST_PROXY ?? ''));
   const readMemo = parseReadMemo(opts.readMemo !== false, io.env.MPAY_READ_MEMO);
@@ -66,7 +68,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: isoNow(), ...entry }));
   let rt;
   try {
-    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, trustProxy, readMemo });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, uploadLimits, trustProxy, readMemo });
   } catch (e) {
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);

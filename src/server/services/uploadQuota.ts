@@ -1,0 +1,75 @@
+/**
+ * What a merchant's stored uploads may take (the quota) and how long one attached to no
+ * document is kept (the retention): the limits of src/server/uploadLimits.ts that are counted
+ * in the store, so across every server process.
+ */
+import type { Queryable } from '../../store/db.js';
+import type { DueContext, ServiceContext } from '../context.js';
+import { ApiError } from '../errors.js';
+import { formatBytes, uploadLimitsOf } from '../uploadLimits.js';
+
+/** The bytes of the merchant's stored uploads, and its quota (null: none). */
+async function quotaUse(q: Queryable, ctx: ServiceContext): Promise<{ used: number; quota: number | null }> {
+  const quota = uploadLimitsOf(ctx.deps).quotaBytes;
+  if (quota === null) return { used: 0, quota };
+  const row = await q.get<{ used: number | string | null }>('SELECT SUM(size) AS used FROM files WHERE merchant_id = ?', [ctx.merchantId]);
+  return { used: Number(row?.used ?? 0), quota };
+}
+
+function quotaExceeded(ctx: ServiceContext, why: string): ApiError {
+  const message = `${why}; uploads attached to no document are removed ${uploadLimitsOf(ctx.deps).retentionHours} h after they were made`;
+  return new ApiError('storage_quota_exceeded', `file: ${message}`, [{ field: 'file', message }]);
+}
+
+/** Before an upload is read: refuses (422 `storage_quota_exceeded`) a merchant whose uploads already fill its quota. */
+export async function refuseAtQuota(ctx: ServiceContext): Promise<void> {
+  const { used, quota } = await quotaUse(ctx.db, ctx);
+  if (quota !== null && used >= quota) {
+    throw quotaExceeded(ctx, `the merchant's uploads already take ${formatBytes(used)}, its whole storage quota of ${formatBytes(quota)}`);
+  }
+}
+
+/**
+ * In the upload's transaction: refuses (422 `storage_quota_exceeded`) a file of `size` bytes
+ * that would take the merchant's uploads past its quota. The merchant's row is locked first,
+ * so uploads committing at once on several connections are counted one after the other.
+ */
+export async function checkUploadQuota(q: Queryable, ctx: ServiceContext, size: number): Promise<void> {
+  if (uploadLimitsOf(ctx.deps).quotaBytes === null) return;
+  await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+  const { used, quota } = await quotaUse(q, ctx);
+  if (quota !== null && used + size > quota) {
+    throw quotaExceeded(
+      ctx,
+      `this file of ${formatBytes(size)} would take the merchant's uploads to ${formatBytes(used + size)}, above its storage quota of ${formatBytes(quota)}`,
+    );
+  }
+}
+
+/**
+ * Due work: removes the merchant's uploads that no document points at once they are older
+ * than the retention (one batch per call), their bytes from the file store together with their
+ * row. A document attaching one at the same time either wins (the upload stays) or finds it
+ * gone (422). Returns how many were removed.
+ */
+export async function purgeUnattachedUploads(ctx: DueContext): Promise<number> {
+  const { retentionHours } = uploadLimitsOf(ctx.deps);
+  const before = new Date(ctx.now().getTime() - retentionHours * 3600_000).toISOString();
+  const due = await ctx.db.all<{ key: string; path: string }>(
+    'SELECT key, path FROM files WHERE merchant_id = ? AND attached_at IS NULL AND created_at < ? ORDER BY created_at LIMIT ?',
+    [ctx.merchantId, before, ctx.deps.due.batch],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let removed = 0;
+    for (const f of due) {
+      const r = await q.run('DELETE FROM files WHERE key = ? AND merchant_id = ? AND attached_at IS NULL', [f.key, ctx.merchantId]);
+      if (!r.changes) continue;
+      // a database store deletes in this transaction; a directory store at once (a rollback
+      // after it leaves a row without bytes, which the next run removes)
+      await ctx.deps.files.delete(f.path, q);
+      removed++;
+    }
+    return removed;
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Migrations on a store that already holds rows: the migrations before one are applied by
+ * hand, rows are written as they left the tables, then the migration runs.
+ * - 620: every card token keeps its data, the tokens of one number may then be several, and
+ *   the new match key is unique per merchant.
+ * - 621: uploads a document of their merchant names count as attached; the others do not.
+ */
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../src/store/migrations/index.js';
+import { backend, testStore, type TestStore } from '../helpers/backend.js';
+
+let store: TestStore;
+beforeEach(async () => {
+  store = await testStore();
+});
+afterEach(async () => store.cleanup());
+
+interface Raw {
+  exec(sql: string): Promise<void>;
+  all(sql: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+async function raw(): Promise<Raw> {
+  if (backend === 'postgres') {
+    const c = new pg.Client({ connectionString: store.location });
+    await c.connect();
+    return {
+      exec: async (sql) => void (await c.query(sql)),
+      all: async (sql) => (await c.query(sql)).rows,
+      close: () => c.end(),
+    };
+  }
+  const d = new Database(store.location);
+  return {
+    exec: async (sql) => void d.exec(sql),
+    all: async (sql) => d.prepare(sql).all() as Record<string, unknown>[],
+    close: async () => void d.close(),
+  };
+}
+
+/** Applies every migration below `version`, then `rows`, then the migration itself. */
+async function upgrade(r: Raw, version: number, rows: string): Promise<void> {
+  for (const m of MIGRATIONS.filter((x) => x.version < version)) await r.exec(m.sql(backend));
+  await r.exec(rows);
+  await r.exec(MIGRATIONS.find((x) => x.version === version)!.sql(backend));
+}
+
+const T = '2026-01-01T00:00:00.000Z';
+const MERCHANT = `INSERT INTO merchants (id, name, created_at, updated_at) VALUES ('m1', 'Loja', '${T}', '${T}'), ('m2', 'Outra', '${T}', '${T}');`;
+
+it('620 keeps every card token and lets one number have several', async () => {
+  const r = await raw();
+  try {
+    await upgrade(
+      r,
+      620,
+      `${MERCHANT}
+      INSERT INTO card_tokens (token, merchant_id, fingerprint, brand, first_six, last_four, exp_month, exp_year, encrypted, created_at)
+        VALUES ('tok_old', 'm1', 'fp1', 'visa', '411111', '1111', '12', '2030', 'blob', '${T}');`,
+    );
+    expect(await r.all('SELECT token, merchant_id, fingerprint, card_key, brand, first_six, last_four, exp_month, exp_year, encrypted FROM card_tokens')).toEqual([
+      { token: 'tok_old', merchant_id: 'm1', fingerprint: 'fp1', card_key: null, brand: 'visa', first_six: '411111', last_four: '1111', exp_month: '12', exp_year: '2030', encrypted: 'blob' },
+    ]);
+    const insert = (token: string, key: string) =>
+      r.exec(`INSERT INTO card_tokens (token, merchant_id, fingerprint, card_key, brand, first_six, last_four, exp_month, exp_year, encrypted, created_at)
+        VALUES ('${token}', 'm1', 'fp1', '${key}', 'visa', '411111', '1111', '01', '2031', 'blob2', '2026-01-02T00:00:00.000Z')`);
+    await insert('tok_new', 'k1'); // the same number (fingerprint) again
+    await expect(insert('tok_dup', 'k1')).rejects.toThrow(/unique|UNIQUE/);
+    expect(await r.all('SELECT token FROM card_tokens ORDER BY token')).toEqual([{ token: 'tok_new' }, { token: 'tok_old' }]);
+  } finally {
+    await r.close();
+  }
+});
+
+it('621 counts an upload as attached when a document of its merchant names it, however spelled', async () => {
+  const r = await raw();
+  const file = (key: string, merchant: string) =>
+    `INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES ('${key}', '${merchant}', 's-${merchant}', 'f.png', 10, 'image/png', '${key}', '${T}');`;
+  const doc = (id: string, merchant: string, url: string) =>
+    `INSERT INTO submerchant_documents (id, submerchant_id, merchant_id, type, file_url, file_name, file_size, mime_type, status, created_at, updated_at)
+       VALUES ('${id}', 's-${merchant}', '${merchant}', 'cnpj_card', '${url}', 'f.png', 10, 'image/png', 'pending', '${T}', '${T}');`;
+  const sub = (merchant: string) =>
+    `INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, status, created_at, updated_at)
+       VALUES ('s-${merchant}', '${merchant}', 'pj', 'Loja', 'Loja LTDA', '11222333000181', 'a@example.com', 'pending', '${T}', '${T}');`;
+  try {
+    await upgrade(
+      r,
+      621,
+      [
+        MERCHANT,
+        sub('m1'),
+        sub('m2'),
+        file('a.png', 'm1'),
+        file('b.png', 'm1'),
+        file('c.png', 'm2'),
+        doc('d1', 'm1', 'http://localhost:4010/v1/files/a.png'),
+        // another merchant's document naming m2's upload does not keep it
+        doc('d2', 'm1', 'http://127.0.0.1//v1/files/c.png'),
+      ].join('\n'),
+    );
+    expect(await r.all('SELECT key, attached_at FROM files ORDER BY key')).toEqual([
+      { key: 'a.png', attached_at: T },
+      { key: 'b.png', attached_at: null },
+      { key: 'c.png', attached_at: null },
+    ]);
+  } finally {
+    await r.close();
+  }
+});
