@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -90,10 +90,19 @@ export class Keyring {
     }
     const file = join(dataDir, 'master.key');
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    try {
-      writeFileSync(file, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (!existsSync(file)) {
+      // written whole under a name of its own, then linked into place: a process starting at the
+      // same moment finds either no key or the whole key, never a file still being written, and
+      // the first link wins (the others' keys are thrown away)
+      const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}`;
+      writeFileSync(tmp, randomBytes(32).toString('base64') + '\n', { flag: 'wx', mode: 0o600 });
+      try {
+        linkSync(tmp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      } finally {
+        rmSync(tmp, { force: true });
+      }
     }
     chmodSync(file, 0o600);
     const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
