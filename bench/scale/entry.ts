@@ -4,6 +4,7 @@ import { uuidv7 } from '../../src/domain/ids.js';
 
 export { openRuntime } from '../../src/server/runtime.js';
 export { createMerchant } from '../../src/server/services/merchants.js';
+export { credit } from '../../src/server/services/ledger.js';
 
 // no pending card charges and no PIX due to expire: the due work must find nothing to move
 const STATUSES = ['captured', 'captured', 'captured', 'captured', 'captured', 'captured', 'captured', 'failed', 'failed', 'refunded'] as const;
@@ -72,3 +73,6 @@ export async function seedCharges(db: Db, merchantId: string, n: number, end = D
     done += size;
   }
 }
+
+export { seedWalletEntries } from '../../test/helpers/walletSeed.js';
+export { onSchedule, percentile } from '../../test/helpers/schedule.js';
