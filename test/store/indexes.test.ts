@@ -70,10 +70,26 @@ describe.runIf(backend === 'sqlite')('list plans (SQLite)', () => {
     ['receivables', `SELECT * FROM receivables WHERE merchant_id = ? ${newestFirst} OFFSET 0`, 'receivables_merchant'],
     ['withdrawals', `SELECT * FROM withdrawals WHERE merchant_id = ? AND status = ? ${newestFirst} OFFSET 0`, 'withdrawals_merchant_status'],
     ['webhook deliveries', `SELECT * FROM webhook_delivery_logs WHERE merchant_id = ? ${newestFirst} OFFSET 0`, 'webhook_logs_merchant'],
-    ['wallet entries', `SELECT * FROM wallet_entries WHERE wallet_id = ? ${newestFirst}`, 'wallet_entries_wallet'],
   ])('%s: read backwards from its index, no sort', async (_name, sql, index) => {
     const p = await plan(sql);
     expect(p).toContain(`USING INDEX ${index} `);
+    expect(p).not.toContain('TEMP B-TREE');
+  });
+  // the wallet's entries and statement (src/server/services/wallets.ts): every page a seek
+  it.each([
+    ['a page of entries', 'SELECT * FROM wallet_entries WHERE wallet_id = ? AND seq > ? AND seq <= ? ORDER BY seq DESC', /USING INDEX wallet_entries_seq \(wallet_id=\? AND seq>\? AND seq<\?\)/],
+    ['entries by direction', 'SELECT seq FROM wallet_entries WHERE wallet_id = ? AND seq <= ? AND direction = ? ORDER BY seq DESC LIMIT 20 OFFSET 40', /USING COVERING INDEX wallet_entries_direction \(wallet_id=\? AND direction=\? AND seq<\?\)/],
+    ['entries by reference type', 'SELECT COUNT(*) FROM wallet_entries WHERE wallet_id = ? AND seq <= ? AND reference_type = ?', /USING COVERING INDEX wallet_entries_kind \(wallet_id=\? AND reference_type=\? AND seq<\?\)/],
+    ['entries of a period', 'SELECT COUNT(*) FROM wallet_entries WHERE wallet_id = ? AND seq <= ? AND created_at >= ? AND created_at < ?', /USING COVERING INDEX wallet_entries_time \(wallet_id=\? AND created_at>\? AND created_at<\?\)/],
+    ['a statement page', 'SELECT * FROM wallet_entries WHERE wallet_id = ? AND created_at >= ? AND created_at < ? AND seq <= ? ORDER BY created_at, seq LIMIT 20 OFFSET 3', /USING INDEX wallet_entries_time \(wallet_id=\? AND created_at>\? AND created_at<\?\)/],
+    [
+      'the sums of a statement',
+      "SELECT * FROM wallet_entry_sums WHERE (wallet_id = ? AND span = 'month' AND period >= ? AND period < ?) OR (wallet_id = ? AND span = 'day' AND period >= ? AND period < ?)",
+      /MULTI-INDEX OR.*\(wallet_id=\? AND span=\? AND period>\? AND period<\?\).*\(wallet_id=\? AND span=\? AND period>\? AND period<\?\)/,
+    ],
+  ])('%s: a seek on its index, no sort', async (_name, sql, want) => {
+    const p = await plan(sql);
+    expect(p).toMatch(want);
     expect(p).not.toContain('TEMP B-TREE');
   });
   it('a charge count by payment link uses the partial index', async () => {

@@ -24,6 +24,7 @@ import { m560_refunds } from './560_refunds.js';
 import { m570_append_indexes } from './570_append_indexes.js';
 import { m580_drop_idempotency_expiry } from './580_drop_idempotency_expiry.js';
 import { m590_pin_window } from './590_pin_window.js';
+import { m610_wallet_entry_sums } from './610_wallet_entry_sums.js';
 import { m620_card_token_match } from './620_card_token_match.js';
 import { m621_file_attachment } from './621_file_attachment.js';
 import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_alg.js';
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m570_append_indexes,
   m580_drop_idempotency_expiry,
   m590_pin_window,
+  m610_wallet_entry_sums,
   m620_card_token_match,
   m621_file_attachment,
   m630_withdrawal_request_hash_alg,
