@@ -375,9 +375,13 @@ complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l reference-type
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l start-date
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l color
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l end-date
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l limit
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l output
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l page
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l per-page
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l start-date
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -a 'addresses changes create docs get list onboard partners requirements update upload'

@@ -46,12 +46,13 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     cmd.option('--wait', 'wait until the record leaves pending (exit 1 if it ends failed)');
     cmd.option('--timeout <seconds>', 'how long --wait waits, in seconds', '300');
   }
-  if (spec.list) {
+  if (spec.pagination) {
     const p = spec.pagination;
-    cmd.option('--page <n>', `page number (1 to ${p?.pageMax ?? 1_000_000}; default 1)`);
-    cmd.option('--per-page <n>', `records per page (1 to ${p?.perPageMax ?? 100}; default ${p?.perPageDefault ?? 20}, ${p?.perPageMax ?? 100} with --all)`);
-    cmd.option('--all', 'fetch every page (a progress line on a terminal)');
-    cmd.option('--limit <n>', 'fetch pages until N records, and print N at most');
+    const what = spec.pages ?? 'records';
+    cmd.option('--page <n>', `page number (1 to ${p.pageMax}; default 1)`);
+    cmd.option('--per-page <n>', `${what} per page (1 to ${p.perPageMax}; default ${p.perPageDefault}, ${p.perPageMax} with --all)`);
+    cmd.option('--all', `fetch every page${spec.pages ? ` of ${spec.pages}` : ''} (a progress line on a terminal)`);
+    cmd.option('--limit <n>', `fetch pages until N ${what}, and print N at most`);
   }
   cmd.addHelpText('after', `\nExample:\n  $ ${spec.example}\n`);
   cmd.action(

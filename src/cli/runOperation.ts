@@ -134,7 +134,7 @@ export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
     if (f.in === 'body') setPath(body!, f.path, value);
     else query[f.path.join('.')] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
   }
-  if (spec.list) {
+  if (spec.pagination) {
     const p = spec.pagination;
     if (opts.page !== undefined) query.page = parseValue({ flag: 'page', path: ['page'], in: 'query', type: 'integer', required: false, minimum: 1, maximum: p?.pageMax }, opts.page) as number;
     if (opts.perPage !== undefined) query.per_page = parseValue({ flag: 'per-page', path: ['per_page'], in: 'query', type: 'integer', required: false, minimum: 1, maximum: p?.perPageMax }, opts.perPage) as number;
@@ -207,28 +207,33 @@ export async function runOperation(inv: Invocation): Promise<number> {
         rawBody,
         idempotencyKey: g.idempotencyKey,
       });
-    const limit = spec.list && inv.opts.limit !== undefined ? parseLimit(inv.opts.limit) : undefined;
-    if (spec.list && (inv.opts.all || limit !== undefined)) {
+    const limit = spec.pagination && inv.opts.limit !== undefined ? parseLimit(inv.opts.limit) : undefined;
+    if (spec.pagination && (inv.opts.all || limit !== undefined)) {
       const progress = io.stderrTTY && !g.quiet;
+      const what = spec.pages ?? 'records';
       const all: unknown[] = [];
+      let record: Record<string, unknown> | undefined;
       let page = 1;
-      const perPage = req.query.per_page ?? Math.min(limit ?? Infinity, spec.pagination?.perPageMax ?? 100);
+      const perPage = req.query.per_page ?? Math.min(limit ?? Infinity, spec.pagination.perPageMax);
       let printed = 0;
       for (;;) {
         const r = await call({ ...req.query, page, per_page: perPage });
-        let items = r.data as unknown[];
+        // a list's page is its data; a paged record's (a statement) is its `pages` field, the rest the same on every page
+        if (spec.pages) record ??= r.data as Record<string, unknown>;
+        let items = (spec.pages ? (r.data as Record<string, unknown>)[spec.pages] : r.data) as unknown[];
         if (limit !== undefined) items = items.slice(0, limit - printed);
         printed += items.length;
-        if (format === 'jsonl') for (const it of items) io.out(JSON.stringify(it) + '\n');
+        if (format === 'jsonl' && !spec.pages) for (const it of items) io.out(JSON.stringify(it) + '\n');
         else all.push(...items);
         const total = r.pagination?.totalPages ?? 1;
-        if (progress) io.err(`\rpage ${page}/${total} (${r.pagination?.total ?? items.length} records)`);
+        if (progress) io.err(`\rpage ${page}/${total} (${r.pagination?.total ?? items.length} ${what})`);
         if (page >= total || (limit !== undefined && printed >= limit)) break;
         page++;
       }
       if (progress) io.err('\n');
-      if (format !== 'jsonl') await printData(io, all, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
-      noteEmbeddedUrls(inv, target, format, all);
+      const data = record ? { ...record, [spec.pages!]: all } : all;
+      if (format !== 'jsonl' || record) await printData(io, data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+      noteEmbeddedUrls(inv, target, format, data);
       return EXIT.ok;
     }
     if (spec.raw) return await download(inv, target, req.params);
@@ -237,8 +242,8 @@ export async function runOperation(inv: Invocation): Promise<number> {
     await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
     noteSecretsShownOnce(io, g.quiet, r.data);
     noteEmbeddedUrls(inv, target, format, r.data);
-    if (spec.list && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
-      io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} records); --page N or --all for more\n`);
+    if (spec.pagination && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
+      io.err(`page ${r.pagination.page} of ${r.pagination.totalPages} (${r.pagination.total} ${spec.pages ?? 'records'}); --page N or --all for more\n`);
     }
     return EXIT.ok;
   } catch (e) {

@@ -118,3 +118,5 @@ export const envelope = <T extends z.ZodType>(data: T) =>
   z.object({ success: z.literal(true), message: z.string(), data });
 export const listEnvelope = <T extends z.ZodType>(item: T) =>
   z.object({ success: z.literal(true), message: z.string(), data: z.array(item), pagination });
+/** The envelope of a record one of whose fields is a page of a list (an endpoint's `pages`). */
+export const pagedEnvelope = <T extends z.ZodType>(data: T) => z.object({ success: z.literal(true), message: z.string(), data, pagination });

@@ -39,6 +39,12 @@ export interface Endpoint<
   /** schema of `data` in the success envelope (of one item for lists) */
   response: R;
   list?: boolean;
+  /**
+   * The response is one record whose array field of this name is one page of a list (a
+   * statement's `entries`): the query takes `page` and `per_page` as a list's does, and the
+   * envelope carries `pagination` for that field.
+   */
+  pages?: string;
   /** success status; 201 for creations by default */
   status?: number;
   /** only mounted when the server runs as a sandbox */
@@ -68,7 +74,10 @@ export function endpoint<
   Q extends z.ZodType | undefined = undefined,
   R extends z.ZodType = z.ZodType,
   L extends boolean = false,
->(e: Omit<Endpoint<B, Q, R>, 'id' | 'list' | 'path'> & { id: I; path: P; list?: L }): Endpoint<B, Q, R> & { id: I; path: P; list?: L } {
+  const G extends string = never,
+>(
+  e: Omit<Endpoint<B, Q, R>, 'id' | 'list' | 'path' | 'pages'> & { id: I; path: P; list?: L; pages?: G },
+): Endpoint<B, Q, R> & { id: I; path: P; list?: L; pages?: G } {
   return e;
 }
 

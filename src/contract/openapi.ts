@@ -32,9 +32,10 @@ export function buildOpenApi(opts: { sandbox?: boolean } = {}): Record<string, u
       }
     }
     const data = schema(e.response, 'output');
-    const success = e.list
-      ? { type: 'object', required: ['success', 'message', 'data', 'pagination'], properties: { success: { const: true }, message: { type: 'string' }, data: { type: 'array', items: data }, pagination: schema(pagination, 'output') } }
-      : { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } };
+    const success =
+      e.list || e.pages
+        ? { type: 'object', required: ['success', 'message', 'data', 'pagination'], properties: { success: { const: true }, message: { type: 'string' }, data: e.list ? { type: 'array', items: data } : data, pagination: schema(pagination, 'output') } }
+        : { type: 'object', required: ['success', 'message', 'data'], properties: { success: { const: true }, message: { type: 'string' }, data } };
     const status = String(e.status ?? (e.method === 'POST' ? 201 : 200));
     const content = e.raw
       ? { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } }

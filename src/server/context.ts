@@ -152,6 +152,12 @@ export interface Page<T> {
   total: number;
 }
 
+/** A record one of whose fields is a page of a list (an endpoint's `pages`), and that list's total. */
+export interface PagedRecord<T> {
+  record: T;
+  total: number;
+}
+
 export interface HandlerInput<E> {
   /** the path parameters named in the endpoint's template */
   params: ParamsOf<E>;
@@ -183,7 +189,11 @@ export class RawAnswer {
   ) {}
 }
 
-export type HandlerResult<E> = E extends { list?: true } ? Page<ItemOut<E>> | Page<JsonText<ItemOut<E>>> : ItemOut<E> | JsonText<ItemOut<E>>;
+export type HandlerResult<E> = E extends { list?: true }
+  ? Page<ItemOut<E>> | Page<JsonText<ItemOut<E>>>
+  : E extends { pages?: undefined }
+    ? ItemOut<E> | JsonText<ItemOut<E>>
+    : PagedRecord<ItemOut<E>>;
 
 export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | RawAnswer>;
 

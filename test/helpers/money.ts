@@ -88,41 +88,105 @@ export async function fund(env: TestEnv, walletId: string, amount: number, times
   }
 }
 
+interface StatementEntry {
+  id: string;
+  direction: string;
+  amount: number;
+  balance_after: number;
+  created_at: string;
+}
+interface StatementSummary {
+  opening_balance: number;
+  closing_balance: number;
+  total_credits: number;
+  total_debits: number;
+}
+
 /**
- * Issue 14 item 1: every statement of every wallet reconciles — the whole history, and each São
- * Paulo day that has an entry: opening + credits − debits = closing, the first entry's
- * balance_after = opening ± its amount, each next one chains, the last equals closing.
+ * The statement of a period computed from the wallet's rows, the slow way: every entry in
+ * effective-time order (created_at, then write order), each with the running balance from the
+ * sum of every entry before the period. `start_date` and `end_date` as the API takes them.
+ */
+export async function statementFromRows(env: TestEnv, walletId: string, startDate: string, endDate: string): Promise<{ entries: StatementEntry[]; summary: StatementSummary }> {
+  const { qFrom, qTo } = await import('../../src/contract/filters.js');
+  const from = qFrom().parse(startDate);
+  const to = qTo().parse(endDate);
+  const rows = await env.rt.deps.db.all<StatementEntry & { seq: number }>(
+    'SELECT id, direction, amount, balance_after, created_at, seq FROM wallet_entries WHERE wallet_id = ? ORDER BY created_at, seq',
+    [walletId],
+  );
+  let balance = 0;
+  let credits = 0;
+  let debits = 0;
+  let opening = 0;
+  const entries: StatementEntry[] = [];
+  for (const r of rows) {
+    const signed = r.direction === 'credit' ? Number(r.amount) : -Number(r.amount);
+    if (r.created_at < from) opening += signed;
+    if (r.created_at < from || r.created_at >= to) continue;
+    if (r.direction === 'credit') credits += Number(r.amount);
+    else debits += Number(r.amount);
+    balance = opening + credits - debits;
+    entries.push({ id: r.id, direction: r.direction, amount: Number(r.amount), balance_after: balance, created_at: r.created_at });
+  }
+  return { entries, summary: { opening_balance: opening, closing_balance: opening + credits - debits, total_credits: credits, total_debits: debits } };
+}
+
+/**
+ * Reads a statement a page at a time (`per_page`) through the API, and checks that the pages
+ * together are the statement computed from the rows: the same entries in the same order, each
+ * `balance_after` the running balance from `opening_balance`, the last one `closing_balance`,
+ * the same summary on every page, and the pagination of a list of them.
+ */
+export async function checkStatement(env: TestEnv, walletId: string, startDate: string, endDate: string, perPage: number, m = env.merchant): Promise<number> {
+  const where = `wallet ${walletId} statement ${startDate}..${endDate} per_page=${perPage}`;
+  const want = await statementFromRows(env, walletId, startDate, endDate);
+  const got: StatementEntry[] = [];
+  const q = `start_date=${encodeURIComponent(startDate)}&end_date=${encodeURIComponent(endDate)}&per_page=${perPage}`;
+  const pages = Math.max(1, Math.ceil(want.entries.length / perPage));
+  for (let page = 1; page <= pages; page++) {
+    const r = await env.call('GET', `/v1/wallets/${walletId}/statement?${q}&page=${page}`, undefined, { authorization: basic(m.public_key, m.secret_key) });
+    if (r.status !== 200) throw new Error(`${where} page ${page}: ${r.status} ${JSON.stringify(r.body)}`);
+    const p = r.body.pagination;
+    if (!p || p.page !== page || p.perPage !== perPage || p.total !== want.entries.length || p.totalPages !== Math.ceil(want.entries.length / perPage)) {
+      throw new Error(`${where} page ${page}: pagination ${JSON.stringify(p)}, ${want.entries.length} entries in the period`);
+    }
+    const summary = r.body.data.summary as StatementSummary;
+    if (JSON.stringify(summary) !== JSON.stringify(want.summary)) throw new Error(`${where} page ${page}: summary ${JSON.stringify(summary)}, from the rows ${JSON.stringify(want.summary)}`);
+    got.push(...(r.body.data.entries as StatementEntry[]));
+  }
+  want.entries.forEach((e, i) => {
+    const g = got[i];
+    if (!g || g.id !== e.id || g.balance_after !== e.balance_after || g.amount !== e.amount || g.direction !== e.direction) {
+      throw new Error(`${where}: entry ${i + 1} is ${JSON.stringify(g)}, from the rows ${JSON.stringify(e)}`);
+    }
+    if (g.balance_after < 0) throw new Error(`${where}: balance below zero at entry ${g.id}`);
+  });
+  if (got.length !== want.entries.length) throw new Error(`${where}: ${got.length} entries in its pages, ${want.entries.length} in the period`);
+  return pages;
+}
+
+/**
+ * Every statement of every wallet reconciles — the whole history, each São Paulo day that has
+ * an entry, the days between the first and the last, and a period bounded by two entries'
+ * instants (inside an hour) — read a few entries a page: opening + credits − debits = closing,
+ * the first entry's balance_after = opening ± its amount, each next one chains, the last
+ * equals closing, and the pages hold exactly the period's entries in effective-time order.
  * Returns how many statements were checked.
  */
-export async function checkStatements(env: TestEnv, m = env.merchant): Promise<number> {
+export async function checkStatements(env: TestEnv, m = env.merchant, perPage = 3): Promise<number> {
   const { localDate } = await import('../../src/domain/calendar.js');
   const wallets = await env.rt.deps.db.all<{ id: string }>('SELECT id FROM wallets WHERE merchant_id = ?', [m.merchant_id]);
   let n = 0;
   for (const w of wallets) {
-    const days = await env.rt.deps.db.all<{ created_at: string }>('SELECT DISTINCT created_at FROM wallet_entries WHERE wallet_id = ?', [w.id]);
-    const periods = new Set(days.map((d) => localDate(new Date(d.created_at))));
-    const all = [...periods].sort();
-    const ranges: Array<[string, string]> = [...all.map((d) => [d, d] as [string, string])];
+    const times = (await env.rt.deps.db.all<{ created_at: string }>('SELECT DISTINCT created_at FROM wallet_entries WHERE wallet_id = ? ORDER BY created_at', [w.id])).map((d) => d.created_at);
+    const all = [...new Set(times.map((t) => localDate(new Date(t))))].sort();
+    const ranges: Array<[string, string]> = all.map((d) => [d, d] as [string, string]);
     if (all.length) ranges.push([all[0]!, all[all.length - 1]!]);
     if (all.length > 2) ranges.push([all[1]!, all[all.length - 2]!]);
+    if (times.length > 2) ranges.push([times[1]!, times[times.length - 2]!]);
     for (const [from, to] of ranges) {
-      const r = await env.call('GET', `/v1/wallets/${w.id}/statement?start_date=${from}&end_date=${to}`, undefined, { authorization: basic(m.public_key, m.secret_key) });
-      if (r.status !== 200) throw new Error(`statement ${w.id} ${from}..${to}: ${r.status} ${JSON.stringify(r.body)}`);
-      const { entries, summary } = r.body.data as { entries: Array<{ direction: string; amount: number; balance_after: number; id: string }>; summary: Record<string, number> };
-      const where = `wallet ${w.id} statement ${from}..${to}`;
-      let bal = summary.opening_balance!;
-      let credits = 0;
-      let debits = 0;
-      for (const e of entries) {
-        bal += e.direction === 'credit' ? e.amount : -e.amount;
-        if (e.direction === 'credit') credits += e.amount;
-        else debits += e.amount;
-        if (e.balance_after !== bal) throw new Error(`${where}: entry ${e.id} balance_after ${e.balance_after}, expected ${bal} (opening ${summary.opening_balance})`);
-        if (bal < 0) throw new Error(`${where}: balance below zero at entry ${e.id}`);
-      }
-      if (summary.closing_balance !== bal) throw new Error(`${where}: closing_balance ${summary.closing_balance}, last balance ${bal}`);
-      if (summary.total_credits !== credits || summary.total_debits !== debits) throw new Error(`${where}: totals ${JSON.stringify(summary)} vs ${credits}/${debits}`);
-      if (summary.opening_balance! + credits - debits !== summary.closing_balance) throw new Error(`${where}: opening + credits − debits ≠ closing`);
+      await checkStatement(env, w.id, from, to, perPage, m);
       n++;
     }
   }

@@ -155,6 +155,7 @@ export function generateSpecs(): OperationSpec[] {
       columns: [...(e.cli.columns ?? [])],
       money: moneyFields(e.response),
       list: !!e.list,
+      ...(e.pages ? { pages: e.pages } : {}),
       multipart: !!e.multipart,
       raw: !!e.raw,
       waitWith: e.cli.waitWith === undefined ? undefined : operationId(e.cli.waitWith, `${e.id}'s cli.waitWith`),
@@ -162,7 +163,7 @@ export function generateSpecs(): OperationSpec[] {
       hasBody: !!e.body,
       params: [...e.path.matchAll(/\{([a-z_]+)\}/gi)].map((m) => m[1]!),
       flags,
-      ...(e.list ? { pagination: { pageMax: PAGE_MAX, perPageMax: PER_PAGE_MAX, perPageDefault: PER_PAGE_DEFAULT } } : {}),
+      ...(e.list || e.pages ? { pagination: { pageMax: PAGE_MAX, perPageMax: PER_PAGE_MAX, perPageDefault: PER_PAGE_DEFAULT } } : {}),
     });
   }
   return specs;

@@ -46,6 +46,8 @@ export interface OperationSpec {
   /** fields of the response record that are money (integer cents), shown as R$ in tables */
   money: string[];
   list: boolean;
+  /** the response is a record whose field of this name is a page of a list (a statement's entries) */
+  pages?: string;
   multipart: boolean;
   /** the response is raw bytes (a download) */
   raw: boolean;
@@ -56,6 +58,6 @@ export interface OperationSpec {
   /** path parameters, in order: become positional arguments */
   params: string[];
   flags: FlagSpec[];
-  /** lists only */
+  /** lists and paged records only */
   pagination?: PaginationSpec;
 }

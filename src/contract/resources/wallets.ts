@@ -41,9 +41,10 @@ export const statement = z.object({
   wallet_id: uuid(),
   start_date: timestamp(),
   end_date: timestamp(),
-  entries: z.array(walletEntry).describe('oldest first'),
+  entries: z.array(walletEntry).describe("one page of the period's entries, oldest first (the envelope's pagination)"),
   summary: statementSummary,
 });
+export type Statement = z.infer<typeof statement>;
 
 export const walletListQuery = listQuery({
   owner_type: qEnum(WALLET_OWNER_TYPES).optional(),
@@ -57,7 +58,7 @@ export const entryListQuery = listQuery({
   end_date: qTo().optional(),
 });
 
-export const statementQuery = z.strictObject({
+export const statementQuery = listQuery({
   start_date: qFrom(),
   end_date: qTo(),
 });
@@ -100,10 +101,11 @@ export const walletEndpoints = [
     id: 'wallets.statement',
     method: 'GET',
     path: '/v1/wallets/{wallet_id}/statement',
-    summary: 'Statement of a wallet for a period: entries and summary',
+    summary: 'Statement of a wallet for a period: a page of its entries and the summary of the whole period',
     auth: 'secret',
     query: statementQuery,
     response: statement,
+    pages: 'entries',
     message: 'Wallet statement retrieved',
     tag: 'Wallets',
     cli: {

@@ -1,5 +1,5 @@
-import { envelope, listEnvelope, type AnyEndpoint } from '../../contract/index.js';
-import { JsonText, RawAnswer, type AppDeps, type Page, type PageRequest } from '../context.js';
+import { envelope, listEnvelope, pagedEnvelope, type AnyEndpoint } from '../../contract/index.js';
+import { JsonText, RawAnswer, type AppDeps, type Page, type PagedRecord, type PageRequest } from '../context.js';
 import { keptAnswer, keptText, type StoredResponse } from '../idempotency.js';
 import { jsonAnswer, type Answer } from './request.js';
 
@@ -10,8 +10,8 @@ export interface Shaped {
 }
 
 /**
- * The shape stage: the handler's record (or page of records) in the envelope `{ success,
- * message, data, pagination? }` with the endpoint's status (201 for creations), its own status
+ * The shape stage: the handler's record (or page of records, or record holding a page of
+ * records) in the envelope `{ success, message, data, pagination? }` with the endpoint's status (201 for creations), its own status
  * and message where it set them; a raw answer (a download) as it is. With `validateResponses`
  * (tests) every envelope is checked against the contract. `keeping`: an Idempotency-Key keeps
  * the answer, without the secrets shown once.
@@ -34,6 +34,11 @@ export function shape(deps: Pick<AppDeps, 'validateResponses'>, e: AnyEndpoint, 
     const p = result as Page<unknown>;
     out = { success: true, message, data: p.items, pagination: { page: page.page, perPage: page.perPage, total: p.total, totalPages: Math.ceil(p.total / page.perPage) } };
     if (deps.validateResponses) listEnvelope(e.response).parse(out);
+  } else if (e.pages) {
+    // a record holding a page of a list (a statement's entries): the list's pagination
+    const p = result as PagedRecord<unknown>;
+    out = { success: true, message, data: p.record, pagination: { page: page.page, perPage: page.perPage, total: p.total, totalPages: Math.ceil(p.total / page.perPage) } };
+    if (deps.validateResponses) pagedEnvelope(e.response).parse(out);
   } else {
     out = { success: true, message, data: result };
     if (deps.validateResponses) envelope(e.response).parse(out);
