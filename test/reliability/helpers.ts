@@ -18,21 +18,29 @@ export function memTempDir(prefix: string): string {
   return mkdtempSync(join(base, prefix));
 }
 
+const mpayEnv = (tmp: string) => ({ ...process.env, MPAY_DATA_DIR: join(tmp, 'data'), MPAY_CONFIG_DIR: join(tmp, 'conf'), NO_COLOR: '1' });
+
+/** `mpay admin merchants create` on the data directory under `tmp`: the new merchant. */
+export async function adminMerchant(tmp: string, merchantName: string) {
+  const bin = join(root, 'bin', 'mpay.js');
+  const created = await new Promise<string>((resolve, reject) => {
+    const p = spawn(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', merchantName, '--json'], { env: mpayEnv(tmp), stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`mpay admin merchants create exited ${code}`))));
+  });
+  return JSON.parse(created) as { merchant_id: string; wallet_id: string; public_key: string; secret_key: string };
+}
+
 /**
  * `mpay server start` on a fresh data directory under `tmp`, with one merchant made by
  * `mpay admin merchants create` first: its URL, the merchant, and its stderr as it arrives.
  */
 export async function startScanServer(tmp: string, merchantName: string) {
   const dataDir = join(tmp, 'data');
-  const env = { ...process.env, MPAY_DATA_DIR: dataDir, MPAY_CONFIG_DIR: join(tmp, 'conf'), NO_COLOR: '1' };
+  const env = mpayEnv(tmp);
   const bin = join(root, 'bin', 'mpay.js');
-  const created = await new Promise<string>((resolve, reject) => {
-    const p = spawn(process.execPath, [bin, 'admin', 'merchants', 'create', '--name', merchantName, '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    p.stdout.on('data', (d) => (out += d));
-    p.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`mpay admin merchants create exited ${code}`))));
-  });
-  const m = JSON.parse(created) as { merchant_id: string; public_key: string; secret_key: string };
+  const m = await adminMerchant(tmp, merchantName);
   const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', '--rate-limit', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = { text: '' };
   server.stderr.on('data', (d) => (stderr.text += d));
