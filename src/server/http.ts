@@ -41,15 +41,6 @@ class NodeRequest implements CoreRequest {
     return incomingGone(this.incoming);
   }
 
-  /**
-   * The body has not all arrived although the answer is ready (a refusal before or while
-   * reading it). The server would discard the rest only up to a point and then break the socket
-   * under a keep-alive client, so the answer says `Connection: close` instead.
-   */
-  bodyLeftUnread(): boolean {
-    return !this.incoming.complete && this.method !== 'GET' && this.method !== 'HEAD';
-  }
-
   header(name: string): string | undefined {
     const v = this.incoming.headers[name];
     return Array.isArray(v) ? v.join(', ') : v;
@@ -68,6 +59,19 @@ class NodeRequest implements CoreRequest {
   }
 }
 
+/**
+ * The most of a request's body, by its Content-Length, that is read and thrown away after an
+ * early answer (an upload's most and its framing, with room to spare).
+ */
+const DRAIN_MAX = 12 * 1024 * 1024;
+
+/**
+ * Writes the pipeline's answer. When it is ready before the whole body arrived (a refusal before
+ * or while reading it), a client still sending would break its pipe writing into a closed
+ * socket and never read the answer: a body of a declared length up to DRAIN_MAX is read to its
+ * end and thrown away first (the request deadline still bounds it), and the connection stays
+ * open; any other (chunked, or larger) is answered with `Connection: close`.
+ */
 function writeAnswer(res: ServerResponse, a: Answer): void {
   if (a.status === CLIENT_CLOSED_STATUS) {
     res.destroy();
@@ -75,8 +79,21 @@ function writeAnswer(res: ServerResponse, a: Answer): void {
   }
   const headers = a.headers;
   if (a.body !== null && !Object.keys(headers).some((k) => k.toLowerCase() === 'content-length')) headers['content-length'] = String(byteLength(a.body));
-  res.writeHead(a.status, headers);
-  res.end(a.body ?? undefined);
+  const send = () => {
+    res.writeHead(a.status, headers);
+    res.end(a.body ?? undefined);
+  };
+  const req = res.req;
+  if (req.complete || req.method === 'GET' || req.method === 'HEAD') return send();
+  const declared = Number(req.headers['content-length'] ?? Number.NaN);
+  if (!Number.isFinite(declared) || declared > DRAIN_MAX || req.destroyed) {
+    headers.Connection = 'close';
+    return send();
+  }
+  req.removeAllListeners('data');
+  req.on('data', () => undefined);
+  req.once('end', send);
+  req.resume();
 }
 
 /**

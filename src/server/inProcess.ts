@@ -43,10 +43,6 @@ class InProcessRequest implements CoreRequest {
   gone(): boolean {
     return false;
   }
-
-  bodyLeftUnread(): boolean {
-    return false;
-  }
 }
 
 function toTransport(a: Answer): TransportResponse {

@@ -33,15 +33,16 @@ export async function adminMerchant(tmp: string, merchantName: string) {
 }
 
 /**
- * `mpay server start` on a fresh data directory under `tmp`, with one merchant made by
- * `mpay admin merchants create` first: its URL, the merchant, and its stderr as it arrives.
+ * `mpay server start` on a fresh data directory under `tmp` (with `serverArgs`: by default its
+ * rate limits off), with one merchant made by `mpay admin merchants create` first: its URL, the
+ * merchant, and its stderr as it arrives.
  */
-export async function startScanServer(tmp: string, merchantName: string) {
+export async function startScanServer(tmp: string, merchantName: string, serverArgs: string[] = ['--rate-limit', 'off']) {
   const dataDir = join(tmp, 'data');
   const env = mpayEnv(tmp);
   const bin = join(root, 'bin', 'mpay.js');
   const m = await adminMerchant(tmp, merchantName);
-  const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', '--rate-limit', 'off'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const server = spawn(process.execPath, [bin, 'server', 'start', '--port', '0', ...serverArgs], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const stderr = { text: '' };
   server.stderr.on('data', (d) => (stderr.text += d));
   const url = await new Promise<string>((resolve, reject) => {

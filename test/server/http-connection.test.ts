@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { Agent, FormData as UndiciFormData, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
@@ -101,6 +102,49 @@ describe('a refusal before the body is read (issue 18.11)', () => {
       expect((await readResponse(sock)).status).toBe(200);
     }
     sock.destroy();
+  });
+
+  it('a body of a declared length refused before it is read is read to its end first: the answer is readable and the connection stays open', async () => {
+    const body = Buffer.alloc(1024 * 1024, 0x61);
+    const sock = await open();
+    sock.write(
+      `POST /v1/submerchants/01a00000-0000-7000-8000-000000000009/upload HTTP/1.1\r\nHost: x\r\n${authHeader()}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    const answer = readResponse(sock);
+    // the client keeps sending after the server decided: every byte is taken
+    for (let i = 0; i < body.length; i += 64 * 1024) sock.write(body.subarray(i, i + 64 * 1024));
+    const first = await answer;
+    expect(first.status).toBe(404);
+    expect(first.headers.connection?.toLowerCase()).not.toBe('close');
+    sock.write(`GET /v1/charges HTTP/1.1\r\nHost: x\r\n${authHeader()}\r\n`);
+    expect((await readResponse(sock)).status).toBe(200);
+    sock.destroy();
+  });
+
+  it('uploads refused before their bodies are read reach the client as their status, not a broken pipe', async () => {
+    // 2 MiB each, 8 at once, that the server refuses at once (no such submerchant): the clients are still sending
+    const big = Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(2 * 1024 * 1024)]);
+    const agent = new Agent({ connections: 8 });
+    try {
+      for (let round = 0; round < 4; round++) {
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, async (_, i) => {
+            const form = new UndiciFormData();
+            form.append('file', new Blob([new Uint8Array(big)], { type: 'image/png' }), 'doc.png');
+            const res = await request(`${server.url}/v1/submerchants/01a00000-0000-7000-8000-00000000000${i}/upload`, {
+              method: 'POST',
+              body: form,
+              headers: { authorization: env.auth() },
+              dispatcher: agent,
+            });
+            return { status: res.statusCode, error: ((await res.body.json()) as { error: string }).error };
+          }),
+        );
+        expect(answers).toEqual(Array.from({ length: 8 }, () => ({ status: 404, error: 'not_found' })));
+      }
+    } finally {
+      await agent.close();
+    }
   });
 
   it('a refusal of a small, fully sent body keeps the connection alive (no needless Connection: close)', async () => {

@@ -80,7 +80,6 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
         err instanceof ClientClosedError || req.gone() ? { status: CLIENT_CLOSED_STATUS, headers: {}, body: null } : errorAnswer(err, deps, requestId);
     }
     out.headers['X-Request-Id'] = requestId;
-    if (req.bodyLeftUnread()) out.headers.Connection = 'close';
     if (req.method === 'HEAD') out.body = null;
     logRequest(deps, requestId, req.method, path, req.gone() ? CLIENT_CLOSED_STATUS : out.status, started);
     return out;

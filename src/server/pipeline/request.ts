@@ -25,8 +25,6 @@ export interface CoreRequest {
   origin(): string;
   /** the client went away before the answer was ready */
   gone(): boolean;
-  /** the answer is ready before the whole body arrived (it then says Connection: close) */
-  bodyLeftUnread(): boolean;
 }
 
 /** The pipeline's answer: a status, headers and a body (JSON or HTML text, bytes, or none). */

@@ -46,10 +46,6 @@ export class WebRequest implements CoreRequest {
   gone(): boolean {
     return this.req.signal?.aborted === true;
   }
-
-  bodyLeftUnread(): boolean {
-    return false;
-  }
 }
 
 /** The pipeline's answer as a Web Response. */
