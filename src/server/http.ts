@@ -84,11 +84,15 @@ function writeAnswer(res: ServerResponse, a: Answer): void {
     res.end(a.body ?? undefined);
   };
   const req = res.req;
-  if (req.complete || req.method === 'GET' || req.method === 'HEAD') return send();
+  if (req.complete || req.method === 'GET' || req.method === 'HEAD') {
+    send();
+    return;
+  }
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (!Number.isFinite(declared) || declared > DRAIN_MAX || req.destroyed) {
     headers.Connection = 'close';
-    return send();
+    send();
+    return;
   }
   req.removeAllListeners('data');
   req.on('data', () => undefined);

@@ -32,11 +32,6 @@ const PARTS = new Set((process.env.HOSTILE_PARTS ?? 'logins,checkout,uploads,sta
 const ms = (x: number) => `${x.toFixed(1)} ms`;
 const buyer = { name: 'Ana Souza', email: 'ana@example.com', tax_id: '529.982.247-25', phone: '(11) 98765-4321' };
 
-interface Creds {
-  public_key: string;
-  secret_key: string;
-}
-
 it(`a merchant flooding logins, checkout, uploads and a statement of ${ENTRIES} entries leaves another merchant no error (p99 reported)`, async () => {
   const tmp = memTempDir('mpay-hostile-');
   // the production defaults: every limit on
