@@ -20,7 +20,7 @@
 // A server is stopped only 100 ms after its case (the requests wrk left in flight answered), not
 // inside a read transaction: a reader stopped there would keep the WAL of the store it shares from
 // restarting for the cases after it (the line "WAL files at the end" tells).
-// Targets (issue 17): GET /v1/charges/{id} ≥ 60 % of the SQLite read row, p99 ≤ 3 ms at
+// Targets: GET /v1/charges/{id} ≥ 60 % of the SQLite read row, p99 ≤ 3 ms at
 // 16 connections; GET /v1/charges (first page of 20) ≥ 40 % of it; POST ≥ 60 % of the raw
 // insert; POST on 100k stored charges ≥ 80 % of POST on the (nearly) empty store.
 //

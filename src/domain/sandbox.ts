@@ -39,7 +39,7 @@ export function decideCard(number: string, expired = false): CardDecision {
 /**
  * What production does in the sandbox acquirer's place: this service has no real card acquirer,
  * so a production server refuses card charges (422 `acquirer_unavailable`, nothing written)
- * instead of approving any Luhn-valid number (issue 18.17). PIX charges are still taken.
+ * instead of approving any Luhn-valid number. PIX charges are still taken.
  */
 export const ACQUIRER_UNAVAILABLE = {
   failure_code: 'acquirer_unavailable',

@@ -128,7 +128,7 @@ function sameSecret(verified: Buffer | null, pass: string): boolean {
  * Keys carry their mode in their prefix (`pk_test_`/`sk_test_` made by the sandbox,
  * `pk_live_`/`sk_live_` by production): a key of the other mode is refused before any lookup, so
  * a database created in sandbox mode gives no access to a production server, and a live key
- * never works against the sandbox (issue 18.17).
+ * never works against the sandbox.
  */
 function refuseOtherMode(mode: AppDeps['mode'], publicKey: string, secret: string): void {
   const wrong = mode === 'production' ? 'test' : 'live';

@@ -33,7 +33,7 @@ type RowMaker = ((values: unknown[]) => Row) & { width: number };
  * Prepares a statement. One that returns rows answers arrays (better-sqlite3's raw mode),
  * turned into objects by a function compiled once for its columns: an object literal of a
  * fixed shape costs V8 a fraction of the property-by-property objects the driver builds
- * (a 32-column charge row: ~5 µs less a read). Same object, same key order, a later
+ * (a 32-column charge row is the hot case). Same object, same key order, a later
  * duplicate column winning as before; a column named __proto__ is an own property.
  */
 function prepare(conn: Database.Database, sql: string): Prepared {
@@ -252,8 +252,8 @@ export class SqliteDb implements Db {
           // no memory mapping here (mmap_size 0): SQLite unmaps a mapped file whenever another
           // connection has committed since its last read, and maps it again at its next page.
           // This connection reads between the writer's commits, so under a write load that was
-          // an munmap and an mmap (and the page faults after them) at nearly every read: a card
-          // token's read 45 µs against 20 with pread, in a loop of commits and reads
+          // an munmap and an mmap (and the page faults after them) at nearly every read, where
+          // pread reads only the pages it needs
           conn.pragma('temp_store = MEMORY');
         } catch {
           conn?.close();

@@ -30,8 +30,8 @@ const COLUMNS = '(id, merchant_id, type, resource_id, charge_id, data, created_a
 
 /**
  * Events of one merchant, in this order (their ids increase), written with one statement and one
- * look for the merchant's endpoints (a card charge's charge.pending and its decision: ~1–3 µs less
- * than two emitEvent calls). As emitEvent for each otherwise.
+ * look for the merchant's endpoints (a card charge's charge.pending and its decision: one round
+ * trip instead of two emitEvent calls). As emitEvent for each otherwise.
  */
 export async function emitEvents(q: Queryable, ids: IdGenerator, events: NewEvent[]): Promise<string[]> {
   const merchantId = events[0]!.merchantId;

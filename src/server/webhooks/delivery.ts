@@ -61,7 +61,7 @@ export interface DeliveryOptions {
 }
 
 /**
- * Fairness between merchants (issue 18.5). A merchant's attempts in flight (leased, by any
+ * Fairness between merchants. A merchant's attempts in flight (leased, by any
  * worker) are capped, so endpoints that hang hold at most this many of the workers' slots and
  * every other merchant's deliveries are claimed in the same round.
  */

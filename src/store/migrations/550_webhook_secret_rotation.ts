@@ -1,7 +1,7 @@
 import type { Migration } from './index.js';
 
 /**
- * Webhook secret rotation (issue 18, "Also"): the secret a rotation replaced, encrypted like the
+ * Webhook secret rotation: the secret a rotation replaced, encrypted like the
  * current one, and until when deliveries are signed with it too.
  */
 export const m550_webhook_secret_rotation: Migration = {

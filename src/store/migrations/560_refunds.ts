@@ -1,7 +1,7 @@
 import type { Migration } from './index.js';
 
 /**
- * Partial refunds (issue 14 item 8): each refund of a charge is a record, and the charge keeps
+ * Partial refunds: each refund of a charge is a record, and the charge keeps
  * the running total `refunded_amount` (what has been refunded so far, never above `amount`).
  * A charge refunded in full before this existed gets its whole amount as refunded_amount (and
  * no refund record: none was kept then).

@@ -121,7 +121,7 @@ const needSandbox = (ctx: Ctx, what: string) => {
 
 /** A sandbox route that answers 404 does not exist on this target: skip, do not fail. */
 /**
- * Withdrawals from a submerchant's wallet need an approved submerchant (issue 14 item 9): in a
+ * Withdrawals from a submerchant's wallet need an approved submerchant: in a
  * sandbox the run sends the documents still missing (the one uploaded file) and approves its
  * own submerchant through the sandbox review.
  */
