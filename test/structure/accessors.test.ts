@@ -1,8 +1,8 @@
 // Object literals with accessors (`{ get x() { … } }`) are slow to make in V8: each evaluation
 // defines its accessors at run time, gives the object a hidden class of its own, and the map
 // transition tree keeps those accessors reachable until the next full collection. One such
-// literal per request (the request context did this) cost ~10 µs of CPU per request and made
-// ~1.5 KB per request survive the young generation (docs/performance.md, "seventh session").
+// literal per request costs ~10 µs of CPU per request and makes ~1.5 KB per request survive
+// the young generation (bench:server; docs/performance.md, "Design choices").
 // The server and the store make none: a class with accessors on its prototype does the job.
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -31,8 +31,8 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 /**
  * What the worker aborts its sleep with. `AbortController.abort()` without a reason builds a
  * DOMException (a stack trace with it) on every call, even on a signal aborted already, and
- * every request that emits events kicks the worker: ~8 % of a `POST /v1/charges`'s CPU went
- * there (docs/performance.md, tenth session).
+ * every request that emits events kicks the worker, so a constant reason saves that on every
+ * `POST /v1/charges` (bench:server; docs/performance.md, "Design choices").
  */
 export const WAKE = 'wake';
 

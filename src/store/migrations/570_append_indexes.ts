@@ -51,8 +51,9 @@ const INDEXES: readonly (readonly [string, string, string, string?])[] = [
  * searched by `submerchant_id = ?` and `payment_link_id = ?`, so they now hold only the rows
  * that have one.
  *
- * A POST /v1/charges (card) wrote 75 pages of WAL per group commit of ~13 transactions before
- * this, 57 after; the POST rate rose ~15 % (docs/performance.md, "Eighth session").
+ * A POST /v1/charges (card) writes 57 pages of WAL per group commit of ~13 transactions with
+ * these indexes, 75 with indexes over every row (bench:server; docs/performance.md, "Design
+ * choices").
  */
 export const m570_append_indexes: Migration = {
   version: 570,
