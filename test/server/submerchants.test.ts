@@ -637,6 +637,12 @@ describe('documents', () => {
       ['a subdomain of localhost', (k) => `http://api.localhost/v1/files/${k}`],
       ['a host this service cannot know (a LAN address)', (k) => `http://10.20.30.40:4010/v1/files/${k}`],
       ['a query and a fragment', (k) => `http://127.0.0.1//v1/files/${k}?download=1#x`],
+      ['an encoded letter of v1', (k) => `http://127.0.0.1:4010/%761/files/${k}`],
+      ['an encoded digit of v1', (k) => `http://localhost/v%31/files/${k}`],
+      ['an encoded letter of files', (k) => `http://localhost/v1/%66iles/${k}`],
+      ['every letter of the path encoded', (k) => `http://localhost/%76%31/%66%69%6c%65%73/${k}`],
+      ['an encoded path on a host this service cannot know', (k) => `https://cdn.example/%761/files/${k}`],
+      ['an encoded path, encoded twice', (k) => `http://localhost/%2576%2531/files/${k}`],
     ];
 
     it.each(spellings)('%s: 422 naming file_url, nothing written', async (_name, spell) => {

@@ -36,6 +36,21 @@ describe('X-Forwarded-For', () => {
     env.rt.deps.trustProxy = ['10.0.0.1'];
     expect((await asKey('203.0.113.7')).status).toBe(403); // the peer is not a listed proxy
   });
+
+  it('reads a hop with a port, or an IPv6 hop in brackets, as its address (proxies that append the port)', async () => {
+    env.rt.deps.trustProxy = ['127.0.0.1'];
+    expect((await asKey('203.0.113.7:51234')).status).toBe(200);
+    expect((await asKey('198.51.100.1:80, 203.0.113.7:443')).status).toBe(200);
+    expect((await asKey('203.0.113.7:51234, 198.51.100.1:80')).status).toBe(403);
+    const v6 = await env.call('POST', '/v1/api-keys', { name: 'v6 office', allowed_ips: ['2001:db8::7'] });
+    const asV6 = (xff: string) =>
+      env.rt.app.request('/v1/merchant', { headers: { authorization: basic(v6.body.data.public_key, v6.body.data.secret_key), 'x-forwarded-for': xff } });
+    expect((await asV6('[2001:db8::7]:443')).status).toBe(200);
+    expect((await asV6('[2001:db8::7]')).status).toBe(200);
+    expect((await asV6('2001:db8::7')).status).toBe(200);
+    expect((await asV6('[2001:db8::7]:99999')).status).toBe(403); // not a port: the hop is garbage
+    expect((await asV6('2001:db8::7:443')).status).toBe(403); // no brackets: no port, another address (…:7:443)
+  });
 });
 
 describe('--trust-proxy', () => {

@@ -67,21 +67,36 @@ function stamp(ctx: ServiceContext): { now: Date; businessNow: Date } {
   return { now, businessNow: now };
 }
 
+/** A path segment decoded until it no longer changes (at most 3 rounds); null when malformed. */
+function decodeSegment(segment: string): string | null {
+  let s = segment;
+  for (let i = 0; i < 3; i++) {
+    let next: string;
+    try {
+      next = decodeURIComponent(s);
+    } catch {
+      return null;
+    }
+    if (next === s) break;
+    s = next;
+  }
+  return s;
+}
+
 /**
  * The file key a URL's path names when it is a download of this service, `/v1/files/{key}`,
  * however it is spelled: encoded slashes and backslashes, repeated and trailing slashes, any
- * case of `/v1/files/` (dot segments the URL parser has already resolved). `malformed` when
- * the key's percent-encoding is broken; null when the path is something else.
+ * case of `/v1/files/`, any of its characters percent-encoded, once or more (dot segments the
+ * URL parser has already resolved). `malformed` when the key's percent-encoding is broken;
+ * null when the path is something else.
  */
 function filesPathKey(url: URL): { key: string } | { malformed: string } | null {
-  const path = url.pathname.replace(/%2f|%5c/gi, '/').replace(/\/{2,}/g, '/').replace(/\/$/, '');
-  const m = /^\/v1\/files\/([^/]+)$/i.exec(path);
-  if (!m) return null;
-  try {
-    return { key: decodeURIComponent(m[1]!) };
-  } catch {
-    return { malformed: m[1]! };
-  }
+  const segments = url.pathname.split(/\/|%2f|%5c/i).filter((x) => x !== '');
+  if (segments.length !== 3) return null;
+  const [v1, files, raw] = segments as [string, string, string];
+  if (decodeSegment(v1)?.toLowerCase() !== 'v1' || decodeSegment(files)?.toLowerCase() !== 'files') return null;
+  const key = decodeSegment(raw);
+  return key === null ? { malformed: raw } : { key };
 }
 
 /**
