@@ -69,10 +69,15 @@ await build({
 rmSync(join(root, 'dist/cli.cache'), { force: true });
 const warm = mkdtempSync(join(tmpdir(), 'mpay-warm-'));
 try {
-  execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], {
-    env: { ...process.env, MPAY_DATA_DIR: join(warm, 'data'), MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_WRITE_CODE_CACHE: '1', MPAY_NO_PROMPT: '1' },
-    stdio: 'ignore',
-  });
+  // the common path: the active profile's own sandbox (its data_dir), keys already made by a
+  // first run; the second run, a plain read, writes the cache
+  mkdirSync(join(warm, 'config'));
+  writeFileSync(join(warm, 'config/config.json'), JSON.stringify({ profiles: { default: { data_dir: join(warm, 'data') } } }));
+  const env = { ...process.env, MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_NO_PROMPT: '1' };
+  for (const k of ['MPAY_DATA_DIR', 'MPAY_PROFILE', 'MPAY_BASE_URL', 'MPAY_PUBLIC_KEY', 'MPAY_SECRET_KEY']) delete env[k];
+  for (const extra of [{}, { MPAY_WRITE_CODE_CACHE: '1' }]) {
+    execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], { env: { ...env, ...extra }, stdio: 'ignore' });
+  }
   log('built dist/cli.cjs and its code cache');
 } finally {
   rmSync(warm, { recursive: true, force: true });

@@ -24,8 +24,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  return env.MPAY_DATA_DIR || paths().data;
+  return env.MPAY_DATA_DIR || osDataDir();
 }
+
+/** The OS data directory for mpay: the embedded sandbox of a profile that names none. */
+export const osDataDir = (): string => paths().data;
 
 export const configFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'config.json');
 
