@@ -104,6 +104,11 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
 `,
     );
   program.helpCommand('help [command]', 'show help for a command');
+  // a bad --jq expression is a usage error before the command sends or registers anything
+  program.hook('preAction', async (_program, command) => {
+    const expr = (command.optsWithGlobals() as { jq?: string }).jq;
+    if (expr !== undefined) await (await import('./output.js')).checkJq(expr);
+  });
   for (const s of specs) addOperation(program, s, deps);
   registerCommands(program, deps);
   // commander errors (unknown option, missing argument…) are usage errors: exit 2
@@ -115,8 +120,9 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
   return program;
 }
 
-/** Global options that take a value (skipped when walking a command line's words). */
-const VALUE_OPTIONS = new Set(['-o', '--output', '--profile', '--base-url', '--data-dir', '--color', '--idempotency-key']);
+/** The program's options that take a value (their value is skipped when walking a command line's words). */
+const valueOptions = (program: Command): Set<string> =>
+  new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
 
 /** Edit distance (Levenshtein) between two short words, for "did you mean". */
 function distance(a: string, b: string): number {
@@ -136,13 +142,14 @@ function distance(a: string, b: string): number {
  */
 export function helpArgs(program: Command, argv: string[]): { args: string[]; unknown?: string } {
   const args = argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv;
+  const valued = valueOptions(program);
   let cur = program;
   const path: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     if (w === '--') break;
     if (w.startsWith('-')) {
-      if (VALUE_OPTIONS.has(w)) i++;
+      if (valued.has(w)) i++;
       continue;
     }
     const verbs = cur.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
@@ -186,8 +193,7 @@ export async function main(argv: string[], io: IO = processIO(), openTarget?: Cl
       if (e.code === 'commander.missingMandatoryOptionValue' || e.code === 'commander.unknownCommand' || e.code === 'commander.unknownOption') return EXIT.usage;
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    reportError(io, deps.errorFormat, e);
-    return EXIT.refused;
+    return reportError(io, deps.errorFormat, e);
   }
   return deps.exitCode;
 }

@@ -124,12 +124,8 @@ function flatten(rec: Record<string, unknown>, prefix = '', fields: [string, unk
 
 /** Prints a record or a list in the chosen format (data only, to stdout). */
 export async function printData(io: IO, data: unknown, o: PrintOptions): Promise<void> {
-  if (typeof o.format === 'object') {
-    io.out(await jq(data, o.format.jq));
-    return;
-  }
-  if (o.format === 'json') {
-    io.out(JSON.stringify(data, null, 2) + '\n');
+  if (typeof o.format === 'object' || o.format === 'json') {
+    await printJson(io, data, o.format);
     return;
   }
   if (o.format === 'jsonl') {
@@ -244,16 +240,50 @@ function checklist(r: Requirements, width: number, paint: Painter): string {
  * print raw, as `gh --jq` does; a bad expression is a usage error with jq's own message.
  */
 export async function jq(data: unknown, expr: string): Promise<string> {
-  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
-  const raw = mod.raw ?? mod.default!.raw;
+  const raw = await jqRaw();
   let out: string;
   try {
     out = await raw(JSON.stringify(data ?? null), expr, ['-r']);
   } catch (e) {
-    const msg = String((e as Error).message ?? e).replace(/^jq: error: /, '').replace(/\s*\n\s*/g, ' ').trim();
-    throw usage(`--jq: ${msg}`);
+    throw jqUsage(e);
   }
   return out === '' || out.endsWith('\n') ? out : out + '\n';
+}
+
+/**
+ * Compiles a --jq expression without running it (`limit(0; …)` never evaluates its argument),
+ * so that a bad one is a usage error before anything is sent or registered.
+ */
+export async function checkJq(expr: string): Promise<void> {
+  const raw = await jqRaw();
+  try {
+    await raw('null', `[limit(0; (${expr}\n))]`, ['-n']);
+  } catch (wrapped) {
+    // jq's message about the expression as given (it fails the same way on its own)
+    try {
+      await raw('null', expr, ['-n']);
+    } catch (e) {
+      throw jqUsage(e);
+    }
+    throw jqUsage(wrapped);
+  }
+}
+
+async function jqRaw(): Promise<JqRaw> {
+  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
+  return mod.raw ?? mod.default!.raw;
+}
+
+const jqUsage = (e: unknown) => usage(`--jq: ${String((e as Error).message ?? e).replace(/^jq: error: /, '').replace(/\s*\n\s*/g, ' ').trim()}`);
+
+/**
+ * JSON a command prints whole (a summary, an envelope): pretty with -o json (and on a terminal
+ * when the command has no table of its own), one line with -o jsonl, filtered with --jq.
+ */
+export async function printJson(io: IO, data: unknown, format: Format): Promise<void> {
+  if (typeof format === 'object') io.out(await jq(data, format.jq));
+  else if (format === 'jsonl') io.out(JSON.stringify(data) + '\n');
+  else io.out(JSON.stringify(data, null, 2) + '\n');
 }
 
 type JqRaw = (data: string | object, filter: string, flags?: string[]) => Promise<string>;

@@ -15,7 +15,7 @@ import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, EXIT, jsonErrors, reportError, usage } from '../../errors.js';
 import type { IO } from '../../io.js';
-import { painter, resolveFormat, type Painter } from '../../output.js';
+import { painter, printJson, resolveFormat, type Painter } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { randomCpf } from '../sandboxData.js';
 import { junitXml } from './junit.js';
@@ -161,12 +161,8 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
 
 async function printSummary(g: Globals, io: IO, s: SmokeSummary, paint: Painter): Promise<void> {
   const format = resolveFormat(g, io);
-  if (format === 'json') {
-    io.out(JSON.stringify(s, null, 2) + '\n');
-    return;
-  }
-  if (format === 'jsonl') {
-    io.out(JSON.stringify(s) + '\n');
+  if (format !== 'table') {
+    await printJson(io, s, format);
     return;
   }
   const { default: Table } = await import('cli-table3');

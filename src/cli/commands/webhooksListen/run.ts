@@ -11,7 +11,7 @@
  */
 import type { IO } from '../../io.js';
 import type { RunEnv } from '../shape.js';
-import { painter, resolveFormat } from '../../output.js';
+import { jq, painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
@@ -118,6 +118,8 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
 
     // With forwarding, an event's line waits for the app's answer so it can show it.
     const waiting = new Map<string, ReceivedEvent>();
+    // --jq: each line through jq, in the order the events came
+    let filtered: Promise<void> = Promise.resolve();
     const print = (r: ReceivedEvent, f?: ForwardedEvent) => {
       const id = r.event?.id ?? r.webhookId ?? null;
       if (lines === 'jsonl') {
@@ -129,7 +131,16 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
           if (f.error) rec.forward_error = f.error;
         }
         rec.event = r.event;
-        io.out(JSON.stringify(rec) + '\n');
+        if (typeof format !== 'object') io.out(JSON.stringify(rec) + '\n');
+        else {
+          // an event the filter fails on is named on stderr; the listener goes on
+          filtered = filtered.then(() =>
+            jq(rec, format.jq).then(
+              (text) => io.out(text),
+              (e: unknown) => io.err(`warning: event ${String(id)}: ${(e as Error).message}\n`),
+            ),
+          );
+        }
         return;
       }
       const mark = r.verified ? paint.green('✓ verified') : paint.red(`✗ ${r.error ?? 'not verified'}`);
@@ -149,6 +160,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
       }
     }
     for (const r of waiting.values()) print(r);
+    await filtered;
     try {
       await l.close();
     } catch (e) {
