@@ -1,5 +1,6 @@
 import { toneOf } from '../domain/lifecycle.js';
 import { formatBRL } from '../domain/money.js';
+import specs from '#generated/spec.json' with { type: 'json' };
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
 import type { Globals } from './target.js';
@@ -47,16 +48,37 @@ export function paintStatus(status: string, paint: Painter): string {
   return status;
 }
 
-function localTime(iso: string): string {
+/** The zone of times in tables: the one the settlement calendar counts days in. */
+export const TABLE_TIME_ZONE = 'America/Sao_Paulo';
+
+let timeParts: Intl.DateTimeFormat | undefined;
+
+/**
+ * An ISO time as São Paulo reads it, `2026-12-01 10:48 BRT`: whatever the machine's zone, the
+ * day shown is the day the settlement calendar counts (BRT is UTC−3; a past summer-time date
+ * says BRST).
+ */
+export function tableTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  timeParts ??= new Intl.DateTimeFormat('en-CA', {
+    timeZone: TABLE_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  });
+  const p = Object.fromEntries(timeParts.formatToParts(d).map((x) => [x.type, x.value]));
+  const zone = p.timeZoneName === 'GMT-03:00' ? 'BRT' : p.timeZoneName === 'GMT-02:00' ? 'BRST' : (p.timeZoneName ?? '');
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${zone}`;
 }
 
 /**
  * A cell for people: money as R$ (the fields the contract tags as money: `money` of the
- * operation's spec), statuses colored, times local, objects compact.
+ * operation's spec), statuses colored, times in São Paulo with their zone, objects compact.
  */
 export function cell(key: string, v: unknown, paint: Painter, money: readonly string[] = []): string {
   if (v === null || v === undefined || v === '') return paint.dim('—');
@@ -65,7 +87,7 @@ export function cell(key: string, v: unknown, paint: Painter, money: readonly st
   if (key === 'status' && typeof v === 'string') return paintStatus(v, paint);
   if (key === 'outcome' && typeof v === 'string') return v.startsWith('failed') ? paint.red(v) : paint.green(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
+  if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return tableTime(v);
   if (Array.isArray(v) && v.length && v.every(isFieldChange)) return v.map((c) => `${c.field}: ${changeValue(c.from)} → ${changeValue(c.to)}`).join('\n');
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
   if (typeof v === 'object') return JSON.stringify(v);
@@ -81,9 +103,14 @@ export interface PrintOptions {
   columns?: readonly string[];
   /** fields that are money (integer cents): shown as R$ in tables; nested ones by dotted path */
   money?: readonly string[];
+  /** values to copy (dotted paths): printed whole on a line of their own below a record's table */
+  copy?: readonly string[];
   format: Format;
   paint: Painter;
-  /** the command's id (e.g. charges.list): its column preferences and special views */
+  /**
+   * the command's id (e.g. charges.list): its column preferences and special views, and the
+   * money and copy fields of its spec when the caller gives none
+   */
   view?: string;
 }
 
@@ -133,6 +160,9 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     return;
   }
   const width = widthFor(io);
+  const spec = o.view === undefined || (o.money && o.copy) ? undefined : specs.find((x) => x.id === o.view);
+  const moneyFields = o.money ?? spec?.money ?? [];
+  const copy = o.copy ?? spec?.copy ?? [];
   if (o.view === 'submerchants.requirements' && isRecord(data) && Array.isArray(data.missing)) {
     io.out(checklist(data as unknown as Requirements, width, o.paint));
     return;
@@ -147,7 +177,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       io.err('No results.\n');
       return;
     }
-    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, o.money);
+    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, moneyFields);
     io.out(t.text);
     hidden(t.dropped);
     return;
@@ -157,9 +187,16 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     const keyW = Math.max(...fields.map(([k]) => k.length), 1);
     const valueW = Math.max(16, width - keyW - 7);
     const t = new Table({ style: { head: [], border: [] } });
+    // values to copy go below everything, whole and alone on their line, whatever the width
+    const below: [string, string][] = [];
     for (const [k, v] of fields) {
       const leaf = k.slice(k.lastIndexOf('.') + 1);
-      const money = o.money?.includes(k) ? [leaf] : [];
+      if (copy.includes(k) && typeof v === 'string' && v !== '') {
+        below.push([k, v]);
+        t.push({ [o.paint.bold(k)]: o.paint.dim('↓ below, to copy') });
+        continue;
+      }
+      const money = moneyFields.includes(k) ? [leaf] : [];
       const text = cell(leaf, v, plain, money);
       t.push({ [o.paint.bold(k)]: [...text].length <= valueW ? cell(leaf, v, o.paint, money) : wrap(text, valueW, true) });
     }
@@ -175,11 +212,12 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       const rows = list as Record<string, unknown>[];
       const order = NESTED_ORDER[leaf] ?? NESTED[leaf];
       const cols = order ? order.filter((c) => rows.some((r) => c in r)) : pick(undefined, rows);
-      const money = (o.money ?? []).filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
+      const money = moneyFields.filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
       const lt = listTable(Table, rows, cols, NESTED[leaf], width, o.paint, money);
       out += lt.text;
       dropped.push(...lt.dropped.map((d) => `${k}.${d}`));
     }
+    for (const [k, v] of below) out += `\n${o.paint.bold(k)}\n${v}\n`;
     io.out(out);
     hidden(dropped);
     return;

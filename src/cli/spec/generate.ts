@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { endpoints } from '../../contract/index.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
+import { copyFields, hintOf, type FieldHint } from '../../contract/hints.js';
 import type { OperationId } from '../../sdk/client.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';
 
@@ -25,6 +26,8 @@ type JS = {
   anyOf?: JS[];
   oneOf?: JS[];
   description?: string;
+  /** the contract's hint of the field (src/contract/hints.ts) */
+  'x-hint'?: FieldHint;
 };
 
 export const kebab = (s: string) =>
@@ -88,8 +91,10 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
   const nullable = s.anyOf?.length === 2 && notNull?.length === 1;
   const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullable ? notNull![0]! : s;
   const { type, choices } = typeOf(leaf);
-  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description ?? leaf.description };
+  const hint = s['x-hint'] ?? leaf['x-hint'];
+  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices: choices ?? (hint?.values ? [...hint.values] : undefined), required, description: s.description ?? leaf.description };
   if (nullable && type !== 'json') f.nullable = true;
+  if (hint?.format) f.format = hint.format;
   if (leaf['x-unit']) f.unit = leaf['x-unit'];
   // ranges worth checking locally (not the ±2^53 every integer carries)
   if (typeof leaf.minimum === 'number' && Math.abs(leaf.minimum) < Number.MAX_SAFE_INTEGER) f.minimum = leaf.minimum;
@@ -114,6 +119,8 @@ function jsonSchema(schema: z.ZodType): JS {
     override: (ctx) => {
       const unit = unitOf(ctx.zodSchema);
       if (unit) (ctx.jsonSchema as JS)['x-unit'] = unit;
+      const hint = hintOf(ctx.zodSchema);
+      if (hint) (ctx.jsonSchema as JS)['x-hint'] = hint;
     },
   }) as JS;
 }
@@ -154,6 +161,7 @@ export function generateSpecs(): OperationSpec[] {
       example: e.cli.example,
       columns: [...(e.cli.columns ?? [])],
       money: moneyFields(e.response),
+      copy: copyFields(e.response),
       list: !!e.list,
       ...(e.pages ? { pages: e.pages } : {}),
       multipart: !!e.multipart,

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
+import { hinted } from '../hints.js';
 import { cents, currency, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
@@ -142,7 +143,7 @@ export const charge = z.object({
     .nullable()
     .describe('credit_card only'),
   pix: z
-    .object({ qr_code: z.string().describe('BR Code "copia e cola" payload'), expires_at: timestamp() })
+    .object({ qr_code: hinted(z.string().describe('BR Code "copia e cola" payload'), { copy: true }), expires_at: timestamp() })
     .nullable()
     .describe('pix only'),
   fee_amount: money().nullable().describe('MDR of the whole charge, set on capture'),
