@@ -7,7 +7,7 @@ import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { MAX_INSTALLMENTS } from '../../domain/fees.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
-import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 
 export const CHARGE_STATUSES = statusesOf('charge') as [StatusOf<'charge'>, ...StatusOf<'charge'>[]];
 export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
@@ -22,14 +22,17 @@ export const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error:
 
 const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');
 
+/** A CPF or CNPJ as typed: separators dropped. */
+const taxIdText = () => z.string({ error: 'must be a CPF (11 digits) or a CNPJ (14 characters)' }).transform(digitsOnly);
+/** A CPF or a CNPJ with real check digits, where no customer type says which (the hosted checkout's buyer). */
+export const anyTaxId = () => taxIdText().pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' }));
+
 export const customerInput = z
   .strictObject({
     name: nonEmpty(120),
     email: z.email({ error: 'must be an e-mail address' }).max(254),
-    tax_id: z
-      .string({ error: 'must be a CPF (11 digits) or a CNPJ (14 characters)' })
-      .transform(digitsOnly)
-      .pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' })),
+    // checked with the type, below: one message that names what the type needs
+    tax_id: taxIdText(),
     phone: z
       .string({ error: 'must be a phone number' })
       .transform((v) => v.replace(/[\s()-]/g, ''))
@@ -37,12 +40,14 @@ export const customerInput = z
     type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
   })
   .superRefine((c, ctx) => {
-    if (c.type === 'individual' && !isValidCpf(c.tax_id)) {
-      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CPF (11 digits) for an individual customer' });
-    }
-    if (c.type === 'company' && !isValidCnpj(c.tax_id.toUpperCase())) {
-      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CNPJ (14 characters) for a company customer' });
-    }
+    if (typeof c.tax_id !== 'string') return;
+    const id = c.tax_id.toUpperCase();
+    const problem = (CUSTOMER_TYPES as readonly unknown[]).includes(c.type)
+      ? customerTaxIdProblem(id, c.type)
+      : isValidCpf(id) || isValidCnpj(id)
+        ? null
+        : 'must be a valid CPF or CNPJ (check digits)';
+    if (problem) ctx.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
   });
 
 export const itemInput = z.strictObject({
