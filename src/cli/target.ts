@@ -76,12 +76,16 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
       io.err(`warning: ${v} overrides ${field} of profile "${profileName}"\n`);
     }
   };
+  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
   warn('MPAY_BASE_URL', 'base_url');
-  warn('MPAY_PUBLIC_KEY', 'public_key');
-  warn('MPAY_SECRET_KEY', 'secret_key');
+  // The profile's keys are in play only when its target is: keys from the environment for
+  // another target (`--base-url URL` with MPAY_PUBLIC_KEY/MPAY_SECRET_KEY) override nothing.
+  if (baseUrl ? baseUrl === profile.base_url : !profile.base_url) {
+    warn('MPAY_PUBLIC_KEY', 'public_key');
+    warn('MPAY_SECRET_KEY', 'secret_key');
+  }
   warn('MPAY_DATA_DIR', 'data_dir');
 
-  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
   const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY) || !!pinned;
   let publicKey = env.MPAY_PUBLIC_KEY ?? profile.public_key;
   let secretKey = env.MPAY_SECRET_KEY ?? profile.secret_key;

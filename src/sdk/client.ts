@@ -1,6 +1,6 @@
 import { endpoints, type AnyEndpoint } from '../contract/index.js';
 import type { BodyOf, DataOf, QueryOf } from '../contract/endpoint.js';
-import { ApiError, AuthenticationError, ValidationError, type ErrorDetail } from './errors.js';
+import { ApiError, AuthenticationError, NotMpayApiError, ValidationError, type ErrorDetail } from './errors.js';
 import type { Transport } from './transport.js';
 
 type Eps = (typeof endpoints)[number];
@@ -115,6 +115,11 @@ export function toQueryString(query: RequestOptions['query']): string {
   return s ? `?${s}` : '';
 }
 
+/** Whether a body is the API's JSON envelope: an object with a boolean `success` and a `message`. */
+export function isEnvelope(body: unknown): body is Envelope {
+  return typeof body === 'object' && body !== null && typeof (body as Envelope).success === 'boolean' && typeof (body as Envelope).message === 'string';
+}
+
 /** Raises the SDK error that matches an error envelope. */
 export function errorFromResponse(r: RawResponse): ApiError {
   const env = (typeof r.body === 'object' && r.body ? r.body : {}) as Envelope;
@@ -174,8 +179,16 @@ export class MpayClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Result<T>> {
     const r = await this.raw(method, path, opts);
     const env = r.body as Envelope<T>;
-    if (r.status >= 400 || typeof env !== 'object' || !env || env.success !== true) throw errorFromResponse(r);
+    if (!isEnvelope(r.body)) throw this.notMpay(method, path, r);
+    if (r.status >= 400 || env.success !== true) throw errorFromResponse(r);
     return { data: env.data as T, message: env.message, status: r.status, pagination: env.pagination, requestId: r.requestId };
+  }
+
+  /** What answered when it is not the mpay API: its status, content type and the start of its body. */
+  private notMpay(method: string, path: string, r: RawResponse): NotMpayApiError {
+    const text = (typeof r.body === 'string' ? r.body : JSON.stringify(r.body)).replace(/\s+/g, ' ').trim();
+    const excerpt = text === '' ? '(empty body)' : typeof r.body === 'string' && !/^[[{]/.test(text) ? JSON.stringify(text.slice(0, 120)) : text.slice(0, 120);
+    return new NotMpayApiError(this.o.transport.target, method, path, r.status, r.headers['content-type']?.split(';')[0], excerpt + (text.length > 120 ? '…' : ''));
   }
 
   private resolve(id: string, params?: Record<string, string>): { e: AnyEndpoint; path: string } {
@@ -203,7 +216,8 @@ export class MpayClient {
       } catch {
         /* not JSON */
       }
-      throw errorFromResponse({ status: res.status, headers: res.headers, body, requestId: res.headers['x-request-id'] });
+      const r = { status: res.status, headers: res.headers, body, requestId: res.headers['x-request-id'] };
+      throw isEnvelope(body) ? errorFromResponse(r) : this.notMpay(e.method, path, r);
     }
     const cd = res.headers['content-disposition'] ?? '';
     const fileName = /filename="([^"]+)"/.exec(cd)?.[1];

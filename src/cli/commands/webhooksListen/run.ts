@@ -14,6 +14,7 @@ import type { RunEnv } from '../shape.js';
 import { jq, painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
+import { checkChoices, checkHttpUrl } from '../../checks.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
 import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
 import { exitForSignal, onStopSignals, type SignalSource } from '../../signals.js';
@@ -33,26 +34,18 @@ export interface ListenDeps {
   signals?: NodeJS.EventEmitter;
 }
 
+/** Event names as the service takes them (and as `webhooks create --events` checks them). */
+const EVENT_CHOICES: readonly string[] = ['*', ...EVENT_NAMES];
+
 function parseEvents(raw: string[] | undefined): string[] {
   const names = (raw ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   if (!names.length) return ['*'];
-  const known = new Set<string>(EVENT_NAMES);
-  const unknown = names.filter((n) => n !== '*' && !known.has(n));
-  if (unknown.length) throw usage(`--events: unknown event ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EVENT_NAMES.join(', ')} or *`);
+  checkChoices('--events', names, EVENT_CHOICES);
   if (names.includes('*') && names.length > 1) throw usage("--events: '*' cannot be combined with event names");
   return [...new Set(names)];
 }
 
-function checkUrl(flag: string, v: string | undefined): void {
-  if (v === undefined) return;
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw usage(`${flag} must be an http(s) URL, got '${v}'`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`${flag} must be an http(s) URL, got '${v}'`);
-}
+const checkUrl = (flag: string, v: string | undefined) => v === undefined || checkHttpUrl(flag, v);
 
 const hhmmss = (iso: string) => {
   const d = new Date(iso);
