@@ -94,6 +94,8 @@ describe('zsh (compsys in a terminal)', () => {
     tmux('send-keys', '-t', session, 'Tab');
     const s = await waitFor(until, what);
     tmux('send-keys', '-t', session, 'C-c');
+    // a fresh prompt before typing on: zsh may still be busy completing (a loaded machine)
+    await waitFor((x) => x.trimEnd().split('\n').pop() === 'READY>', 'a fresh prompt');
     tmux('send-keys', '-t', session, 'clear', 'Enter');
     await waitFor((x) => x.trim() === 'READY>', 'a clear screen');
     return s;
