@@ -9,6 +9,12 @@ declare module '#generated/spec.json' {
   export default specs;
 }
 
+declare module '#generated/operations.json' {
+  /** every operation's method, path and credentials, by id (src/cli/spec/generate.ts): what the SDK client calls with */
+  const operations: Record<string, { method: import('./contract/endpoint.js').HttpMethod; path: string; auth: import('./contract/endpoint.js').AuthKind }>;
+  export default operations;
+}
+
 declare module '#generated/checkout-assets.json' {
   /** the hosted checkout page's script and style sheet, bundled from src/server/checkout/browser/ */
   const assets: { js: string; css: string };

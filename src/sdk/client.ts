@@ -1,5 +1,9 @@
-import { endpoints, type AnyEndpoint } from '../contract/index.js';
-import type { BodyOf, DataOf, QueryOf } from '../contract/endpoint.js';
+import type { endpoints } from '../contract/index.js';
+import type { AuthKind, BodyOf, DataOf, HttpMethod, QueryOf } from '../contract/endpoint.js';
+// the contract's operations by id (method, path, credentials), generated from its endpoint table
+// at build time: the client needs no schema, and loading the contract's (zod) took a remote
+// command ~15 ms (bench/startup)
+import operations from '#generated/operations.json' with { type: 'json' };
 import { ApiError, AuthenticationError, NotMpayApiError, ValidationError, type ErrorDetail } from './errors.js';
 import type { Transport } from './transport.js';
 
@@ -105,7 +109,12 @@ export interface ClientOptions {
   onTrace?: (t: { method: string; path: string; status: number; ms: number; requestId?: string }) => void;
 }
 
-const byId = new Map((endpoints as readonly AnyEndpoint[]).map((e) => [e.id, e]));
+interface OperationRoute {
+  method: HttpMethod;
+  path: string;
+  auth: AuthKind;
+}
+const byId = new Map<string, OperationRoute>(Object.entries(operations));
 
 export function toQueryString(query: RequestOptions['query']): string {
   if (!query) return '';
@@ -191,7 +200,7 @@ export class MpayClient {
     return new NotMpayApiError(this.o.transport.target, method, path, r.status, r.headers['content-type']?.split(';')[0], excerpt + (text.length > 120 ? '…' : ''));
   }
 
-  private resolve(id: string, params?: Record<string, string>): { e: AnyEndpoint; path: string } {
+  private resolve(id: string, params?: Record<string, string>): { e: OperationRoute; path: string } {
     const e = byId.get(id);
     if (!e) throw new Error(`unknown operation ${id}`);
     const path = e.path.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {

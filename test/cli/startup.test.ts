@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { realPng } from '../helpers/files.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { bufferIO } from '../../src/cli/io.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -27,6 +29,28 @@ describe('start-up loads only what a command uses', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('code cache: accepted');
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
+  });
+
+  it('the launcher is CommonJS: Node does not start its ES module loader', () => {
+    const file = join(home.dir, 'builtins.txt');
+    const hook = join(home.dir, 'builtins.cjs');
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, process.moduleLoadList.join('\\n')));`);
+    for (const args of [['--version'], ['keys', 'list', '-o', 'json']]) {
+      const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { env: home.env, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(readFileSync(file, 'utf8').split('\n').filter((m) => m.includes('internal/modules/esm/module_job')), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a command of a generated group builds that group only', () => {
+    const program = buildProgram({ io: bufferIO(), exitCode: 0 }, ['--json', 'keys', 'list']);
+    const names = program.commands.map((c) => c.name());
+    expect(names).toContain('keys');
+    expect(names).not.toContain('charges');
+    // help, completion and unknown words get the whole tree
+    for (const argv of [[], ['--help'], ['completion', 'bash'], ['kyes', 'list']]) {
+      expect(buildProgram({ io: bufferIO(), exitCode: 0 }, argv).commands.map((c) => c.name()), argv.join(' ')).toContain('charges');
+    }
   });
 
   it('--version runs no bundle, SQLite, Hono, zod or prompts', () => {
@@ -66,6 +90,8 @@ describe('start-up loads only what a command uses', () => {
       expect(mods.some((m) => m.startsWith('bundle:src/sdk/httpTransport.ts'))).toBe(true);
       // undici held the process ~55 ms after the answer (keep-alive socket, timers) and took ~45 ms to load
       expect(heavy(mods, /better-sqlite3|node_modules\/hono|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
+      // nor the contract's schemas: the client calls by a generated table of paths
+      expect(heavy(mods, /node_modules\/zod\/|src\/contract\/resources\//)).toEqual([]);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

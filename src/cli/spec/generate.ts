@@ -177,9 +177,18 @@ export function generateSpecs(): OperationSpec[] {
   return specs;
 }
 
+/**
+ * Every operation's method, path and credentials, by id: all the SDK client needs to call one,
+ * so that it does not build the contract's schemas (zod) to find a path.
+ */
+export function generateOperations(): Record<string, { method: string; path: string; auth: string }> {
+  return Object.fromEntries(endpoints.map((e) => [e.id, { method: e.method, path: e.path, auth: e.auth }]));
+}
+
 if (process.argv[2]) {
   const { writeFileSync, mkdirSync } = await import('node:fs');
-  const { dirname } = await import('node:path');
+  const { dirname, join } = await import('node:path');
   mkdirSync(dirname(process.argv[2]), { recursive: true });
   writeFileSync(process.argv[2], JSON.stringify(generateSpecs(), null, 1) + '\n');
+  writeFileSync(join(dirname(process.argv[2]), 'operations.json'), JSON.stringify(generateOperations(), null, 1) + '\n');
 }
