@@ -8,7 +8,7 @@
 // The launcher itself is CommonJS (bin/package.json): Node starts a CommonJS entry without its
 // ES module loader, a few milliseconds of every command (bench/startup).
 'use strict';
-const { mkdirSync, readFileSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -44,12 +44,18 @@ function readCache(file) {
     return undefined;
   }
 }
+/** Written whole or not at all (a temp file renamed over it): a process starting meanwhile never reads half a cache. */
 function writeCache(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, data);
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
     return true;
   } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {}
     return false;
   }
 }
@@ -57,8 +63,9 @@ function writeCache(file, data) {
 async function main() {
   const useCache = !process.env.MPAY_NO_CODE_CACHE;
   const cachedData = useCache ? (readCache(cacheFile) ?? readCache(await userCacheFile())) : undefined;
-  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build)
-  const script = new vm.Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
+  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build);
+  // it is ASCII (the build checks), read as latin1: the same string without decoding UTF-8
+  const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
   if (process.env.MPAY_DEBUG_CODE_CACHE) {
     process.stderr.write(`code cache: ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
   }

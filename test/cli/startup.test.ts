@@ -38,7 +38,10 @@ describe('start-up loads only what a command uses', () => {
     for (const args of [['--version'], ['keys', 'list', '-o', 'json']]) {
       const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { env: home.env, encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
-      expect(readFileSync(file, 'utf8').split('\n').filter((m) => m.includes('internal/modules/esm/module_job')), args.join(' ')).toEqual([]);
+      const builtins = readFileSync(file, 'utf8').split('\n');
+      expect(builtins.filter((m) => m.includes('internal/modules/esm/module_job')), args.join(' ')).toEqual([]);
+      // nor child_process (commander's, for executable subcommands mpay does not have)
+      expect(builtins.filter((m) => / child_process$/.test(m)), args.join(' ')).toEqual([]);
     }
   });
 
@@ -63,6 +66,10 @@ describe('start-up loads only what a command uses', () => {
     loaded(['keys', 'list'], 'warm'); // first use writes the profile (conf)
     const mods = loaded(['keys', 'list', '-o', 'json'], 'read');
     expect(mods.some((m) => m.includes('better-sqlite3'))).toBe(true);
+    // the driver's JavaScript is in the bundle: only its native module is a file of its own
+    expect(mods.filter((m) => m.startsWith('file:') && m.includes('node_modules/better-sqlite3/') && !m.endsWith('.node'))).toEqual([]);
+    expect(mods).toContain('bundle:node_modules/better-sqlite3/lib/database.js');
+    expect(mods.filter((m) => m.includes('node_modules/bindings/'))).toEqual([]);
     expect(mods.some((m) => m.startsWith('bundle:node_modules/zod/'))).toBe(true); // the server really ran in-process
     expect(mods.some((m) => m.startsWith('bundle:src/server/pipeline/'))).toBe(true);
     for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
