@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { configDir } from './config.js';
+import { configDir, writeConfigFile } from './config.js';
 
 export interface SandboxKeys {
   public_key: string;
@@ -45,14 +45,5 @@ export async function keepSandboxKeys(env: NodeJS.ProcessEnv, dataDir: string, k
   const all = readAll(env);
   for (const dir of Object.keys(all)) if (!existsSync(dir)) delete all[dir];
   all[dataDir] = keys;
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<Record<string, unknown>>({
-    projectName: 'mpay',
-    projectSuffix: '',
-    cwd: configDir(env),
-    configName: 'sandboxes',
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-  });
-  conf.store = all as unknown as Record<string, unknown>;
+  await writeConfigFile(env, 'sandboxes', all as unknown as Record<string, unknown>);
 }
