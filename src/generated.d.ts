@@ -10,8 +10,8 @@ declare module '#generated/spec.json' {
 }
 
 declare module '#generated/operations.json' {
-  /** every operation's method, path and credentials, by id (src/cli/spec/generate.ts): what the SDK client calls with */
-  const operations: Record<string, { method: import('./contract/endpoint.js').HttpMethod; path: string; auth: import('./contract/endpoint.js').AuthKind }>;
+  /** every operation's route, by id, in the contract's order (src/cli/spec/generate.ts): what the SDK client calls and the server routes with */
+  const operations: Record<string, import('./contract/endpoint.js').OperationRoute>;
   export default operations;
 }
 

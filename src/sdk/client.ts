@@ -1,5 +1,5 @@
 import type { endpoints } from '../contract/index.js';
-import type { AuthKind, BodyOf, DataOf, HttpMethod, QueryOf } from '../contract/endpoint.js';
+import type { BodyOf, DataOf, OperationRoute, QueryOf } from '../contract/endpoint.js';
 // the contract's operations by id (method, path, credentials), generated from its endpoint table
 // at build time: the client needs no schema, and loading the contract's (zod) took a remote
 // command ~15 ms (bench/startup)
@@ -109,11 +109,6 @@ export interface ClientOptions {
   onTrace?: (t: { method: string; path: string; status: number; ms: number; requestId?: string }) => void;
 }
 
-interface OperationRoute {
-  method: HttpMethod;
-  path: string;
-  auth: AuthKind;
-}
 const byId = new Map<string, OperationRoute>(Object.entries(operations));
 
 export function toQueryString(query: RequestOptions['query']): string {

@@ -72,6 +72,8 @@ describe('start-up loads only what a command uses', () => {
     expect(mods.filter((m) => m.includes('node_modules/bindings/'))).toEqual([]);
     expect(mods.some((m) => m.startsWith('bundle:node_modules/zod/'))).toBe(true); // the server really ran in-process
     expect(mods.some((m) => m.startsWith('bundle:src/server/pipeline/'))).toBe(true);
+    // the contract's schemas of the endpoint it served only (its resource module), not all of them
+    expect(mods.filter((m) => m.startsWith('bundle:src/contract/resources/'))).toEqual(['bundle:src/contract/resources/apiKeys.ts']);
     for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
       expect(heavy(mods, new RegExp(marker)), marker).toEqual([]);
     }

@@ -3,7 +3,9 @@
  * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
  */
 import * as z from 'zod';
-import { endpoints } from '../../contract/index.js';
+import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import { RESOURCE_LOADERS, type ResourceName } from '../../contract/loaders.js';
+import type { OperationRoute } from '../../contract/endpoint.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
 import { copyFields, hintOf, type FieldHint } from '../../contract/hints.js';
 import type { OperationId } from '../../sdk/client.js';
@@ -178,11 +180,28 @@ export function generateSpecs(): OperationSpec[] {
 }
 
 /**
- * Every operation's method, path and credentials, by id: all the SDK client needs to call one,
- * so that it does not build the contract's schemas (zod) to find a path.
+ * Every operation by id, in the contract's order: its method, path and credentials (all the SDK
+ * client needs to call one), whether it is a sandbox route or a multipart upload, and the
+ * resource module that defines it (src/contract/loaders.ts) — so that neither the client nor the
+ * server's router builds the contract's schemas (zod) to find a route. An endpoint of no
+ * resource module, or of two, stops the build.
  */
-export function generateOperations(): Record<string, { method: string; path: string; auth: string }> {
-  return Object.fromEntries(endpoints.map((e) => [e.id, { method: e.method, path: e.path, auth: e.auth }]));
+export async function generateOperations(): Promise<Record<string, OperationRoute>> {
+  const resourceOf = new Map<string, ResourceName>();
+  for (const [name, load] of Object.entries(RESOURCE_LOADERS) as [ResourceName, () => Promise<readonly AnyEndpoint[]>][]) {
+    for (const e of await load()) {
+      if (resourceOf.has(e.id)) throw new Error(`${e.id} is in two resource modules: ${resourceOf.get(e.id)} and ${name}`);
+      resourceOf.set(e.id, name);
+    }
+  }
+  const ops: Record<string, OperationRoute> = {};
+  for (const e of endpoints as readonly AnyEndpoint[]) {
+    const resource = resourceOf.get(e.id);
+    if (!resource) throw new Error(`${e.id} is in no resource module of src/contract/loaders.ts`);
+    ops[e.id] = { method: e.method, path: e.path, auth: e.auth, sandbox: !!e.sandbox, multipart: !!e.multipart, resource };
+  }
+  if (resourceOf.size !== Object.keys(ops).length) throw new Error('src/contract/loaders.ts has endpoints that src/contract/index.ts does not list');
+  return ops;
 }
 
 if (process.argv[2]) {
@@ -190,5 +209,5 @@ if (process.argv[2]) {
   const { dirname, join } = await import('node:path');
   mkdirSync(dirname(process.argv[2]), { recursive: true });
   writeFileSync(process.argv[2], JSON.stringify(generateSpecs(), null, 1) + '\n');
-  writeFileSync(join(dirname(process.argv[2]), 'operations.json'), JSON.stringify(generateOperations(), null, 1) + '\n');
+  writeFileSync(join(dirname(process.argv[2]), 'operations.json'), JSON.stringify(await generateOperations(), null, 1) + '\n');
 }

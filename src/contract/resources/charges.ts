@@ -5,7 +5,7 @@ import { cents, currency, listQuery, metadata, money, nonEmpty, positiveCents, q
 import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
-import { MAX_INSTALLMENTS } from '../../domain/fees.js';
+import { MAX_CHARGE_AMOUNT, MAX_INSTALLMENTS } from '../../domain/fees.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 
@@ -14,10 +14,7 @@ export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const CUSTOMER_TYPES = ['individual', 'company'] as const;
 
-/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. One cap
- *  for every way money is charged: POST /v1/charges, a payment link's amount (create and
- *  update), and the hosted checkout's payment. */
-export const MAX_CHARGE_AMOUNT = 1_000_000_000;
+export { MAX_CHARGE_AMOUNT };
 export const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
 
 const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');

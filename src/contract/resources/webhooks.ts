@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { hinted } from '../hints.js';
 import { listQuery, qEnum, timestamp, uuid } from '../common.js';
-import { EVENT_NAMES } from '../events.js';
+import { DEFAULT_ROTATION_OVERLAP_S, EVENT_NAMES, MAX_ROTATION_OVERLAP_S } from '../events.js';
 
 /** Webhook endpoint statuses (the contract's lifecycle: a 410 answer or PATCH disables). */
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
@@ -90,9 +90,7 @@ export const webhookEndpointUpdate = z
     error: 'give at least one of status, url, events',
   });
 
-/** Longest overlap of a secret rotation (7 days); the default is 24 h. */
-export const MAX_ROTATION_OVERLAP_S = 7 * 86_400;
-export const DEFAULT_ROTATION_OVERLAP_S = 86_400;
+export { DEFAULT_ROTATION_OVERLAP_S, MAX_ROTATION_OVERLAP_S };
 
 export const webhookSecretRotate = z.strictObject({
   overlap_seconds: z

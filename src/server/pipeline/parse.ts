@@ -1,4 +1,5 @@
-import { PAGE_DEFAULT, PER_PAGE_DEFAULT, type AnyEndpoint } from '../../contract/index.js';
+import type { AnyEndpoint } from '../../contract/index.js';
+import { PAGE_DEFAULT, PER_PAGE_DEFAULT } from '../../contract/common.js';
 import { UUID_RE } from '../../domain/ids.js';
 import { JSON_LIMIT, PUBLIC_JSON_LIMIT, parseJsonBody } from '../body.js';
 import type { PageRequest } from '../context.js';
