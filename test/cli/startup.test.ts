@@ -56,10 +56,10 @@ describe('start-up loads only what a command uses', () => {
     }
   });
 
-  it('--version runs no bundle, SQLite, Hono, zod or prompts', () => {
+  it('--version runs no bundle, SQLite, zod, commander or prompts', () => {
     const mods = loaded(['--version'], 'version');
     expect(mods.filter((m) => m.startsWith('bundle:'))).toEqual([]);
-    expect(heavy(mods, /better-sqlite3|hono|zod|inquirer|commander/)).toEqual([]);
+    expect(heavy(mods, /better-sqlite3|zod|inquirer|commander/)).toEqual([]);
   });
 
   it('an embedded read does not load prompts, conf, undici, tables or multipart', () => {
@@ -98,7 +98,7 @@ describe('start-up loads only what a command uses', () => {
       const mods = loaded(['--base-url', server.url, 'keys', 'list', '-o', 'json'], 'remote', env);
       expect(mods.some((m) => m.startsWith('bundle:src/sdk/httpTransport.ts'))).toBe(true);
       // undici held the process ~55 ms after the answer (keep-alive socket, timers) and took ~45 ms to load
-      expect(heavy(mods, /better-sqlite3|node_modules\/hono|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
+      expect(heavy(mods, /better-sqlite3|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
       // nor the contract's schemas: the client calls by a generated table of paths
       expect(heavy(mods, /node_modules\/zod\/|src\/contract\/resources\//)).toEqual([]);
     } finally {
