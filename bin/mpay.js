@@ -5,11 +5,13 @@
 // write, in the user's cache directory. Node 20 has no compile cache of its own, and compiling
 // the bundle was the largest part of start-up. MPAY_NO_CODE_CACHE=1 compiles it without the
 // cache (to measure what the cache buys). Every command's code is a lazy init in the bundle.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// The launcher itself is CommonJS (bin/package.json): Node starts a CommonJS entry without its
+// ES module loader, a few milliseconds of every command (bench/startup).
+'use strict';
+const { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 20 || (major === 20 && minor < 18)) {
@@ -27,9 +29,9 @@ process.stderr.on('error', (e) => {
   if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
 });
 const argv = process.argv.slice(2);
-const bundle = fileURLToPath(new URL('../dist/cli.cjs', import.meta.url));
-const cacheFile = fileURLToPath(new URL('../dist/cli.cache', import.meta.url));
-const version = () => JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+const bundle = join(__dirname, '..', 'dist', 'cli.cjs');
+const cacheFile = join(__dirname, '..', 'dist', 'cli.cache');
+const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
 /** the cache in the user's cache directory, for an install the user cannot write (env-paths loads only then) */
 async function userCacheFile() {
   const { default: envPaths } = await import('env-paths');
@@ -42,23 +44,28 @@ function readCache(file) {
     return undefined;
   }
 }
+/** Written whole or not at all (a temp file renamed over it): a process starting meanwhile never reads half a cache. */
 function writeCache(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, data);
+    writeFileSync(tmp, data);
+    renameSync(tmp, file);
     return true;
   } catch {
+    try {
+      unlinkSync(tmp);
+    } catch {}
     return false;
   }
 }
 
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(version() + '\n');
-} else {
+async function main() {
   const useCache = !process.env.MPAY_NO_CODE_CACHE;
   const cachedData = useCache ? (readCache(cacheFile) ?? readCache(await userCacheFile())) : undefined;
-  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build)
-  const script = new vm.Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData });
+  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build);
+  // it is ASCII (the build checks), read as latin1: the same string without decoding UTF-8
+  const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
   if (process.env.MPAY_DEBUG_CODE_CACHE) {
     process.stderr.write(`code cache: ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
   }
@@ -71,4 +78,13 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // nowhere to write it (read-only install and home): it keeps working, only slower
     if (!writeCache(cacheFile, data)) writeCache(await userCacheFile(), data);
   }
+}
+
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(version() + '\n');
+} else {
+  main().catch((e) => {
+    process.stderr.write(`${e?.stack ?? e}\n`);
+    process.exitCode = 1;
+  });
 }

@@ -15,6 +15,11 @@ _mpay() {
     COMPREPLY=( $(compgen -W "$words" -- "$cur") )
     return
   fi
+  # a flag that takes a value of no known set: no flags; the shell's default (file names)
+  if [[ "$prev" == -* ]] && { _mpay_takes "$path" "$prev" || _mpay_takes "" "$prev"; }; then
+    COMPREPLY=()
+    return
+  fi
   _mpay_words "$path"
   COMPREPLY=( $(compgen -W "$words" -- "$cur") )
 }
@@ -176,12 +181,74 @@ _mpay_values() {
     'submerchants docs add|--mime-type') words='application/pdf image/png image/jpeg' ;;
     'submerchants docs list|--type') words='social_contract contract_amendment cnpj_card proof_of_residence_company front_id back_id selfie_with_id proof_of_residence partner_front_id partner_back_id partner_selfie_with_id partner_proof_of_residence' ;;
     'submerchants docs list|--status') words='pending approved rejected replaced' ;;
+    'webhooks create|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
     'webhooks list|--status') words='active disabled' ;;
     'webhooks update|--status') words='active disabled' ;;
+    'webhooks update|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
     'webhooks logs|--status') words='pending delivered failed' ;;
     'webhooks logs|--event-name') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
+    'webhooks listen|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
     'api|--auth') words='secret public none' ;;
     *) return 1 ;;
   esac
+}
+_mpay_takes() {
+  local t=""
+  case "$1" in
+    "") t=" --base-url --color --data-dir --idempotency-key --jq --output --profile -o " ;;
+    "merchant pin set") t=" --current-pin --input --pin " ;;
+    "merchant pin disable") t=" --current-pin --input " ;;
+    "keys create") t=" --allowed-ips --input --name " ;;
+    "keys list") t=" --is-active --limit --page --per-page " ;;
+    "tokens create") t=" --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --input " ;;
+    "withdrawals create") t=" --account-number --account-type --amount --asset --bank-code --branch-number --holder-document --holder-document-type --holder-name --holder-tax-id --idempotency-key --input --metadata --network --pin --pix-key --pix-key-type --recipient-id --submerchant-id --type --wallet-address --wallet-id " ;;
+    "withdrawals list") t=" --limit --page --per-page --status --submerchant-id " ;;
+    "recipients set") t=" --account-number --account-type --asset --bank-code --branch-number --holder-name --holder-tax-id --input --network --pix-key --pix-key-type --submerchant-id --type --wallet-address " ;;
+    "recipients list") t=" --limit --owner-type --page --per-page --submerchant-id --type " ;;
+    "links create") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --submerchant-id --summary-color --title " ;;
+    "links update") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --status --submerchant-id --summary-color --title " ;;
+    "links list") t=" --limit --page --per-page --status --submerchant-id " ;;
+    "links open") t=" --port " ;;
+    "charges create") t=" --amount --currency --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --input --items --metadata --payment-details.expires-in --payment-details.installments --payment-details.token --payment-method --product-type --shipping-amount --split-rules --submerchant-id --timeout " ;;
+    "charges list") t=" --end-date --limit --page --payment-method --per-page --start-date --status --submerchant-id " ;;
+    "charges refund") t=" --amount --input " ;;
+    "charges refunds") t=" --limit --page --per-page " ;;
+    "sandbox advance") t=" --days --input " ;;
+    "sandbox review") t=" --decision --input --notes " ;;
+    "sandbox wallet adjust") t=" --amount --description --direction --input " ;;
+    "receivables list") t=" --charge-id --limit --page --payment-method --per-page --settlement-date-from --settlement-date-to --status --submerchant-id " ;;
+    "anticipations create") t=" --amount --input --receivable-ids --submerchant-id " ;;
+    "anticipations list") t=" --end-date --limit --page --per-page --start-date --status --type " ;;
+    "wallets list") t=" --limit --owner-id --owner-type --page --per-page " ;;
+    "wallets entries") t=" --direction --end-date --limit --page --per-page --reference-type --start-date " ;;
+    "wallets statement") t=" --end-date --limit --page --per-page --start-date " ;;
+    "submerchants create") t=" --average-ticket --birth-date --business-type --cnaes --description --email --entity-type --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
+    "submerchants list") t=" --entity-type --limit --page --per-page --status --tax-id " ;;
+    "submerchants update") t=" --average-ticket --birth-date --business-type --cnaes --description --email --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
+    "submerchants changes") t=" --limit --page --per-page " ;;
+    "submerchants addresses add") t=" --city --complement --country --input --is-primary --neighborhood --number --state --street --type --zip-code " ;;
+    "submerchants addresses list") t=" --limit --page --per-page " ;;
+    "submerchants partners add") t=" --birth-date --document --email --entity-type --input --is-admin --legal-name --mother-name --name --participation-percentage --phone --qualification --role " ;;
+    "submerchants partners list") t=" --limit --page --per-page " ;;
+    "submerchants docs add") t=" --expires-at --file-name --file-size --file-url --input --legal-representative-id --mime-type --notes --number --type " ;;
+    "submerchants docs list") t=" --legal-representative-id --limit --page --per-page --status --type " ;;
+    "submerchants upload") t=" --file " ;;
+    "submerchants onboard") t=" --from-file --id --lang --save-answers " ;;
+    "files download") t=" --out " ;;
+    "files open") t=" --port " ;;
+    "webhooks create") t=" --events --input --url " ;;
+    "webhooks list") t=" --limit --page --per-page --status " ;;
+    "webhooks update") t=" --events --input --status --url " ;;
+    "webhooks rotate-secret") t=" --input --overlap-seconds " ;;
+    "webhooks logs") t=" --charge-id --event-id --event-name --limit --page --per-page --status --webhook-endpoint-id " ;;
+    "webhooks listen") t=" --events --forward-to --host --port --public-url " ;;
+    "server start") t=" --database --headers-timeout --host --max-connections --max-connections-per-client --port --public-url --rate-limit --request-timeout --trust-proxy --upload-quota --upload-rate --upload-retention " ;;
+    "admin merchants create") t=" --database --name " ;;
+    "api") t=" --auth --field --input --raw-field -F -f " ;;
+    "profiles add") t=" --profile-data-dir --public-key " ;;
+    "trigger") t=" --timeout " ;;
+    "smoke") t=" --junit --timeout --webhook-port --webhook-url " ;;
+  esac
+  [[ "$t" == *" $2 "* ]]
 }
 complete -o default -F _mpay mpay

@@ -18,12 +18,12 @@ function __mpay_at
 end
 set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
-complete -c mpay -l base-url
+complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
-complete -c mpay -l data-dir
+complete -c mpay -l data-dir -r -F
 complete -c mpay -l help
-complete -c mpay -l idempotency-key
-complete -c mpay -l jq
+complete -c mpay -l idempotency-key -r -F
+complete -c mpay -l jq -r -F
 complete -c mpay -l json
 complete -c mpay -s o -l output -x -a 'table json jsonl'
 complete -c mpay -l profile -x -a '(command mpay __complete profiles 2>/dev/null)'
@@ -44,33 +44,33 @@ complete -c mpay -n '__mpay_at '\''merchant pin'\''' -l color
 complete -c mpay -n '__mpay_at '\''merchant pin'\''' -l output
 complete -c mpay -n '__mpay_at '\''merchant pin'\''' -l profile
 complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l color
-complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l current-pin
-complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l input
+complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l current-pin -r -F
+complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l output
-complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l pin
+complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l pin -r -F
 complete -c mpay -n '__mpay_at '\''merchant pin set'\''' -l profile
 complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l color
-complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l current-pin
-complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l input
+complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l current-pin -r -F
+complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l output
 complete -c mpay -n '__mpay_at '\''merchant pin disable'\''' -l profile
 complete -c mpay -n '__mpay_at '\''keys'\''' -a 'create list revoke'
 complete -c mpay -n '__mpay_at '\''keys'\''' -l color
 complete -c mpay -n '__mpay_at '\''keys'\''' -l output
 complete -c mpay -n '__mpay_at '\''keys'\''' -l profile
-complete -c mpay -n '__mpay_at '\''keys create'\''' -l allowed-ips
+complete -c mpay -n '__mpay_at '\''keys create'\''' -l allowed-ips -r -F
 complete -c mpay -n '__mpay_at '\''keys create'\''' -l color
-complete -c mpay -n '__mpay_at '\''keys create'\''' -l input
-complete -c mpay -n '__mpay_at '\''keys create'\''' -l name
+complete -c mpay -n '__mpay_at '\''keys create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''keys create'\''' -l name -r -F
 complete -c mpay -n '__mpay_at '\''keys create'\''' -l output
 complete -c mpay -n '__mpay_at '\''keys create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l all
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l color
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l is-active -x -a 'true false'
-complete -c mpay -n '__mpay_at '\''keys list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''keys list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l output
-complete -c mpay -n '__mpay_at '\''keys list'\''' -l page
-complete -c mpay -n '__mpay_at '\''keys list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''keys list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''keys list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''keys list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''keys revoke'\''' -l color
 complete -c mpay -n '__mpay_at '\''keys revoke'\''' -l output
@@ -79,52 +79,52 @@ complete -c mpay -n '__mpay_at '\''tokens'\''' -a 'create'
 complete -c mpay -n '__mpay_at '\''tokens'\''' -l color
 complete -c mpay -n '__mpay_at '\''tokens'\''' -l output
 complete -c mpay -n '__mpay_at '\''tokens'\''' -l profile
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.cvv
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.expiration-month
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.expiration-year
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.holder-name
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.number
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.cvv -r -F
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.expiration-month -r -F
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.expiration-year -r -F
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.holder-name -r -F
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l card.number -r -F
 complete -c mpay -n '__mpay_at '\''tokens create'\''' -l color
-complete -c mpay -n '__mpay_at '\''tokens create'\''' -l input
+complete -c mpay -n '__mpay_at '\''tokens create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''tokens create'\''' -l output
 complete -c mpay -n '__mpay_at '\''tokens create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''withdrawals'\''' -a 'create get list'
 complete -c mpay -n '__mpay_at '\''withdrawals'\''' -l color
 complete -c mpay -n '__mpay_at '\''withdrawals'\''' -l output
 complete -c mpay -n '__mpay_at '\''withdrawals'\''' -l profile
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l account-number
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l account-number -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l account-type -x -a 'checking savings payment'
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l amount
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l asset -x -a 'BTC ETH USDT USDC'
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l bank-code
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l branch-number
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l bank-code -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l branch-number -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l color
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-document
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-document -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-document-type -x -a 'cpf cnpj'
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-name
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-tax-id
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l input
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l metadata
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-name -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l holder-tax-id -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l metadata -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l network -x -a 'bitcoin ethereum polygon tron solana'
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l output
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l pin
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l pix-key
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l pin -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l pix-key -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l pix-key-type -x -a 'cpf cnpj email phone random'
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l recipient-id
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l recipient-id -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l type -x -a 'pix ted cryptocurrency'
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-address
-complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-id
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-address -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals create'\''' -l wallet-id -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l all
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l color
-complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l output
-complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l page
-complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l status -x -a 'pending processing completed failed'
-complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''withdrawals list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''withdrawals get'\''' -l color
 complete -c mpay -n '__mpay_at '\''withdrawals get'\''' -l output
 complete -c mpay -n '__mpay_at '\''withdrawals get'\''' -l profile
@@ -132,148 +132,148 @@ complete -c mpay -n '__mpay_at '\''recipients'\''' -a 'list set'
 complete -c mpay -n '__mpay_at '\''recipients'\''' -l color
 complete -c mpay -n '__mpay_at '\''recipients'\''' -l output
 complete -c mpay -n '__mpay_at '\''recipients'\''' -l profile
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l account-number
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l account-number -r -F
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l account-type -x -a 'checking savings payment'
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l asset -x -a 'BTC ETH USDT USDC'
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l bank-code
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l branch-number
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l bank-code -r -F
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l branch-number -r -F
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l color
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l holder-name
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l holder-tax-id
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l input
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l holder-name -r -F
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l holder-tax-id -r -F
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l network -x -a 'bitcoin ethereum polygon tron solana'
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l output
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l pix-key
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l pix-key -r -F
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l pix-key-type -x -a 'cpf cnpj email phone random'
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l profile
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''recipients set'\''' -l type -x -a 'bank_account pix crypto'
-complete -c mpay -n '__mpay_at '\''recipients set'\''' -l wallet-address
+complete -c mpay -n '__mpay_at '\''recipients set'\''' -l wallet-address -r -F
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l all
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l color
-complete -c mpay -n '__mpay_at '\''recipients list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''recipients list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l output
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l owner-type -x -a 'merchant submerchant'
-complete -c mpay -n '__mpay_at '\''recipients list'\''' -l page
-complete -c mpay -n '__mpay_at '\''recipients list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''recipients list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''recipients list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l profile
-complete -c mpay -n '__mpay_at '\''recipients list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''recipients list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''recipients list'\''' -l type -x -a 'bank_account pix crypto'
 complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list open update'
 complete -c mpay -n '__mpay_at '\''links'\''' -l color
 complete -c mpay -n '__mpay_at '\''links'\''' -l output
 complete -c mpay -n '__mpay_at '\''links'\''' -l profile
 complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix'
-complete -c mpay -n '__mpay_at '\''links create'\''' -l amount
+complete -c mpay -n '__mpay_at '\''links create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l color
-complete -c mpay -n '__mpay_at '\''links create'\''' -l cover-image-url
+complete -c mpay -n '__mpay_at '\''links create'\''' -l cover-image-url -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l currency -x -a 'BRL'
-complete -c mpay -n '__mpay_at '\''links create'\''' -l description
-complete -c mpay -n '__mpay_at '\''links create'\''' -l expires-at
-complete -c mpay -n '__mpay_at '\''links create'\''' -l input
-complete -c mpay -n '__mpay_at '\''links create'\''' -l logo-url
-complete -c mpay -n '__mpay_at '\''links create'\''' -l max-installments
-complete -c mpay -n '__mpay_at '\''links create'\''' -l max-uses
-complete -c mpay -n '__mpay_at '\''links create'\''' -l metadata
+complete -c mpay -n '__mpay_at '\''links create'\''' -l description -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l expires-at -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l logo-url -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l max-installments -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l max-uses -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l metadata -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l output
-complete -c mpay -n '__mpay_at '\''links create'\''' -l primary-color
+complete -c mpay -n '__mpay_at '\''links create'\''' -l primary-color -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l product-type -x -a 'physical digital'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links create'\''' -l redirect-url
-complete -c mpay -n '__mpay_at '\''links create'\''' -l submerchant-id
-complete -c mpay -n '__mpay_at '\''links create'\''' -l summary-color
-complete -c mpay -n '__mpay_at '\''links create'\''' -l title
+complete -c mpay -n '__mpay_at '\''links create'\''' -l redirect-url -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l submerchant-id -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l summary-color -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l title -r -F
 complete -c mpay -n '__mpay_at '\''links get'\''' -l color
 complete -c mpay -n '__mpay_at '\''links get'\''' -l output
 complete -c mpay -n '__mpay_at '\''links get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix'
-complete -c mpay -n '__mpay_at '\''links update'\''' -l amount
+complete -c mpay -n '__mpay_at '\''links update'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l color
-complete -c mpay -n '__mpay_at '\''links update'\''' -l cover-image-url
+complete -c mpay -n '__mpay_at '\''links update'\''' -l cover-image-url -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l currency -x -a 'BRL'
-complete -c mpay -n '__mpay_at '\''links update'\''' -l description
-complete -c mpay -n '__mpay_at '\''links update'\''' -l expires-at
-complete -c mpay -n '__mpay_at '\''links update'\''' -l input
-complete -c mpay -n '__mpay_at '\''links update'\''' -l logo-url
-complete -c mpay -n '__mpay_at '\''links update'\''' -l max-installments
-complete -c mpay -n '__mpay_at '\''links update'\''' -l max-uses
-complete -c mpay -n '__mpay_at '\''links update'\''' -l metadata
+complete -c mpay -n '__mpay_at '\''links update'\''' -l description -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l expires-at -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l logo-url -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l max-installments -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l max-uses -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l metadata -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l output
-complete -c mpay -n '__mpay_at '\''links update'\''' -l primary-color
+complete -c mpay -n '__mpay_at '\''links update'\''' -l primary-color -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l product-type -x -a 'physical digital'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links update'\''' -l redirect-url
+complete -c mpay -n '__mpay_at '\''links update'\''' -l redirect-url -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l status -x -a 'active inactive'
-complete -c mpay -n '__mpay_at '\''links update'\''' -l submerchant-id
-complete -c mpay -n '__mpay_at '\''links update'\''' -l summary-color
-complete -c mpay -n '__mpay_at '\''links update'\''' -l title
+complete -c mpay -n '__mpay_at '\''links update'\''' -l submerchant-id -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l summary-color -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l title -r -F
 complete -c mpay -n '__mpay_at '\''links list'\''' -l all
 complete -c mpay -n '__mpay_at '\''links list'\''' -l color
-complete -c mpay -n '__mpay_at '\''links list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''links list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''links list'\''' -l output
-complete -c mpay -n '__mpay_at '\''links list'\''' -l page
-complete -c mpay -n '__mpay_at '\''links list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''links list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''links list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''links list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''links list'\''' -l status -x -a 'active inactive expired exhausted'
-complete -c mpay -n '__mpay_at '\''links list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''links list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''links open'\''' -l browser
 complete -c mpay -n '__mpay_at '\''links open'\''' -l color
 complete -c mpay -n '__mpay_at '\''links open'\''' -l output
-complete -c mpay -n '__mpay_at '\''links open'\''' -l port
+complete -c mpay -n '__mpay_at '\''links open'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''links open'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges'\''' -a 'create get list refund refunds'
 complete -c mpay -n '__mpay_at '\''charges'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l amount
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l currency -x -a 'BRL'
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.email
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.name
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.phone
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.tax-id
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.email -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.name -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.phone -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.tax-id -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.type -x -a 'individual company'
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l input
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l items
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l metadata
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l items -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l metadata -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l output
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.expires-in
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.installments
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.token
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.expires-in -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.installments -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.token -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l product-type -x -a 'physical digital'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l shipping-amount
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l split-rules
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l submerchant-id
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l timeout
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l shipping-amount -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l split-rules -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l submerchant-id -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l timeout -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l wait
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l all
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l color
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l end-date
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l end-date -r -F
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l output
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l page
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix'
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l start-date
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l start-date -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l status -x -a 'pending captured failed refunded'
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges refund'\''' -l amount
+complete -c mpay -n '__mpay_at '\''charges refund'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l color
-complete -c mpay -n '__mpay_at '\''charges refund'\''' -l input
+complete -c mpay -n '__mpay_at '\''charges refund'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l all
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l color
-complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l limit
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
-complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page
-complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
@@ -283,15 +283,15 @@ complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l color
-complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l days
-complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l input
+complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l days -r -F
+complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l approve
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l decision -x -a 'approve reject'
-complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l input
-complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l notes
+complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l notes -r -F
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox review'\''' -l reject
@@ -299,11 +299,11 @@ complete -c mpay -n '__mpay_at '\''sandbox wallet'\''' -a 'adjust'
 complete -c mpay -n '__mpay_at '\''sandbox wallet'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox wallet'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox wallet'\''' -l profile
-complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l amount
+complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l color
-complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l description
+complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l description -r -F
 complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l direction -x -a 'credit debit'
-complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l input
+complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox wallet adjust'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox values'\''' -l color
@@ -317,38 +317,38 @@ complete -c mpay -n '__mpay_at '\''receivables'\''' -l color
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l output
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l profile
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l all
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l charge-id
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l charge-id -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l color
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l output
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l page
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix'
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l profile
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-from
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-to
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-from -r -F
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-to -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l status -x -a 'pending paid anticipated cancelled'
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''anticipations'\''' -a 'create list'
 complete -c mpay -n '__mpay_at '\''anticipations'\''' -l color
 complete -c mpay -n '__mpay_at '\''anticipations'\''' -l output
 complete -c mpay -n '__mpay_at '\''anticipations'\''' -l profile
-complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l amount
+complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l color
-complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l input
+complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l output
 complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l receivable-ids
-complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l submerchant-id
+complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l receivable-ids -r -F
+complete -c mpay -n '__mpay_at '\''anticipations create'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l all
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l color
-complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l end-date
-complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l end-date -r -F
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l output
-complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l page
-complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l profile
-complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l start-date
+complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l start-date -r -F
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l status -x -a 'pending approved refused'
 complete -c mpay -n '__mpay_at '\''anticipations list'\''' -l type -x -a 'spot'
 complete -c mpay -n '__mpay_at '\''wallets'\''' -a 'entries list statement'
@@ -357,286 +357,286 @@ complete -c mpay -n '__mpay_at '\''wallets'\''' -l output
 complete -c mpay -n '__mpay_at '\''wallets'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l color
-complete -c mpay -n '__mpay_at '\''wallets list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''wallets list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l output
-complete -c mpay -n '__mpay_at '\''wallets list'\''' -l owner-id
+complete -c mpay -n '__mpay_at '\''wallets list'\''' -l owner-id -r -F
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l owner-type -x -a 'merchant submerchant'
-complete -c mpay -n '__mpay_at '\''wallets list'\''' -l page
-complete -c mpay -n '__mpay_at '\''wallets list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''wallets list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''wallets list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''wallets list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l color
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l direction -x -a 'credit debit'
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l end-date
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l limit
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l end-date -r -F
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l output
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l page
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l profile
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l reference-type
-complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l start-date
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l reference-type -r -F
+complete -c mpay -n '__mpay_at '\''wallets entries'\''' -l start-date -r -F
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l all
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l color
-complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l end-date
-complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l limit
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l end-date -r -F
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l output
-complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l page
-complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l profile
-complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l start-date
+complete -c mpay -n '__mpay_at '\''wallets statement'\''' -l start-date -r -F
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -a 'addresses changes create docs get list onboard partners requirements update upload'
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l average-ticket
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l birth-date
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l average-ticket -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l birth-date -r -F
 complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l business-type -x -a 'physical digital'
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l cnaes
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l cnaes -r -F
 complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l description
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l email
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l description -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l email -r -F
 complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l entity-type -x -a 'pf pj'
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l input
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l legal-name
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l mcc
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l monthly-revenue
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l mother-name
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l legal-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l mcc -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l monthly-revenue -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l mother-name -r -F
 complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l phone
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l product-categories
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l phone -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l product-categories -r -F
 complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l soft-descriptor
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l tax-id
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l trade-name
-complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l website
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l soft-descriptor -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l tax-id -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l trade-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants create'\''' -l website -r -F
 complete -c mpay -n '__mpay_at '\''submerchants get'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants get'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l entity-type -x -a 'pf pj'
-complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l page
-complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l status -x -a 'pending under_review approved rejected'
-complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l tax-id
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l average-ticket
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l birth-date
+complete -c mpay -n '__mpay_at '\''submerchants list'\''' -l tax-id -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l average-ticket -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l birth-date -r -F
 complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l business-type -x -a 'physical digital'
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l cnaes
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l cnaes -r -F
 complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l description
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l email
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l input
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l legal-name
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mcc
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l monthly-revenue
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mother-name
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l description -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l email -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l legal-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mcc -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l monthly-revenue -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l mother-name -r -F
 complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l phone
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l product-categories
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l phone -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l product-categories -r -F
 complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l soft-descriptor
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l tax-id
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l trade-name
-complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l website
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l soft-descriptor -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l tax-id -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l trade-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants update'\''' -l website -r -F
 complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l page
-complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''submerchants changes'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -a 'add list'
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants addresses'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l city
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l city -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l complement
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l complement -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l country -x -a 'BR'
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l input
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l is-primary
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l neighborhood
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l number
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l is-primary -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l neighborhood -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l number -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l state
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l street
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l state -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l street -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l type -x -a 'billing business mailing'
-complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l zip-code
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l zip-code -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l page
-complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants partners'\''' -a 'add list'
 complete -c mpay -n '__mpay_at '\''submerchants partners'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants partners'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants partners'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l birth-date
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l birth-date -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l document
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l email
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l document -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l email -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l entity-type -x -a 'pf pj'
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l input
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l is-admin
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l legal-name
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l mother-name
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l name
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l is-admin -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l legal-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l mother-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l name -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l participation-percentage
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l phone
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l participation-percentage -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l phone -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l qualification
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l qualification -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l role -x -a 'legal_representative partner administrator attorney'
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l page
-complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants docs'\''' -a 'add list'
 complete -c mpay -n '__mpay_at '\''submerchants docs'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants docs'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants docs'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l expires-at
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-name
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-size
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-url
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l input
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l legal-representative-id
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l expires-at -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-size -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l file-url -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l legal-representative-id -r -F
 complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l mime-type -x -a 'application/pdf image/png image/jpeg'
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l notes
-complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l number
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l notes -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l number -r -F
 complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants docs add'\''' -l type -x -a 'social_contract contract_amendment cnpj_card proof_of_residence_company front_id back_id selfie_with_id proof_of_residence partner_front_id partner_back_id partner_selfie_with_id partner_proof_of_residence'
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l all
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l legal-representative-id
-complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l legal-representative-id -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l output
-complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l page
-complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l status -x -a 'pending approved rejected replaced'
 complete -c mpay -n '__mpay_at '\''submerchants docs list'\''' -l type -x -a 'social_contract contract_amendment cnpj_card proof_of_residence_company front_id back_id selfie_with_id proof_of_residence partner_front_id partner_back_id partner_selfie_with_id partner_proof_of_residence'
 complete -c mpay -n '__mpay_at '\''submerchants upload'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants upload'\''' -l file
+complete -c mpay -n '__mpay_at '\''submerchants upload'\''' -l file -r -F
 complete -c mpay -n '__mpay_at '\''submerchants upload'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants upload'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants requirements'\''' -l color
 complete -c mpay -n '__mpay_at '\''submerchants requirements'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants requirements'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l color
-complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l from-file
-complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l id
-complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l lang
+complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l from-file -r -F
+complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l id -r -F
+complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l lang -r -F
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l profile
-complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l save-answers
+complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l save-answers -r -F
 complete -c mpay -n '__mpay_at '\''files'\''' -a 'download open'
 complete -c mpay -n '__mpay_at '\''files'\''' -l color
 complete -c mpay -n '__mpay_at '\''files'\''' -l output
 complete -c mpay -n '__mpay_at '\''files'\''' -l profile
 complete -c mpay -n '__mpay_at '\''files download'\''' -l color
-complete -c mpay -n '__mpay_at '\''files download'\''' -l out
+complete -c mpay -n '__mpay_at '\''files download'\''' -l out -r -F
 complete -c mpay -n '__mpay_at '\''files download'\''' -l output
 complete -c mpay -n '__mpay_at '\''files download'\''' -l profile
 complete -c mpay -n '__mpay_at '\''files open'\''' -l browser
 complete -c mpay -n '__mpay_at '\''files open'\''' -l color
 complete -c mpay -n '__mpay_at '\''files open'\''' -l output
-complete -c mpay -n '__mpay_at '\''files open'\''' -l port
+complete -c mpay -n '__mpay_at '\''files open'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''files open'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -a 'create delete get list listen logs retry rotate-secret update'
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l url
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l url -r -F
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l limit
+complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l output
-complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l page
-complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks list'\''' -l status -x -a 'active disabled'
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l status -x -a 'active disabled'
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l url
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l url -r -F
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks delete'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l input
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l output
-complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l overlap-seconds
+complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l overlap-seconds -r -F
 complete -c mpay -n '__mpay_at '\''webhooks rotate-secret'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l all
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l output
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l per-page
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l status -x -a 'pending delivered failed'
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l webhook-endpoint-id
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l webhook-endpoint-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to -r -F
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l output
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l port
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l print-secret
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l profile
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l public-url
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l public-url -r -F
 complete -c mpay -n '__mpay_at '\''server'\''' -a 'start'
 complete -c mpay -n '__mpay_at '\''server'\''' -l color
 complete -c mpay -n '__mpay_at '\''server'\''' -l output
 complete -c mpay -n '__mpay_at '\''server'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l color
-complete -c mpay -n '__mpay_at '\''server start'\''' -l database
-complete -c mpay -n '__mpay_at '\''server start'\''' -l headers-timeout
-complete -c mpay -n '__mpay_at '\''server start'\''' -l host
-complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections
-complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections-per-client
+complete -c mpay -n '__mpay_at '\''server start'\''' -l database -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l headers-timeout -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l host -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections-per-client -r -F
 complete -c mpay -n '__mpay_at '\''server start'\''' -l no-read-memo
 complete -c mpay -n '__mpay_at '\''server start'\''' -l output
-complete -c mpay -n '__mpay_at '\''server start'\''' -l port
+complete -c mpay -n '__mpay_at '\''server start'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''server start'\''' -l production
 complete -c mpay -n '__mpay_at '\''server start'\''' -l profile
-complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url
-complete -c mpay -n '__mpay_at '\''server start'\''' -l rate-limit
-complete -c mpay -n '__mpay_at '\''server start'\''' -l request-timeout
-complete -c mpay -n '__mpay_at '\''server start'\''' -l trust-proxy
-complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-quota
-complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-rate
-complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-retention
+complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l rate-limit -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l request-timeout -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l trust-proxy -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-quota -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-rate -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l upload-retention -r -F
 complete -c mpay -n '__mpay_at '\''admin'\''' -a 'merchants'
 complete -c mpay -n '__mpay_at '\''admin'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin'\''' -l output
@@ -646,18 +646,18 @@ complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l output
 complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l profile
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l color
-complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l database
-complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l name
+complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l database -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l name -r -F
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l output
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l production
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''api'\''' -l auth -x -a 'secret public none'
 complete -c mpay -n '__mpay_at '\''api'\''' -l color
-complete -c mpay -n '__mpay_at '\''api'\''' -l field
-complete -c mpay -n '__mpay_at '\''api'\''' -l input
+complete -c mpay -n '__mpay_at '\''api'\''' -l field -r -F
+complete -c mpay -n '__mpay_at '\''api'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''api'\''' -l output
 complete -c mpay -n '__mpay_at '\''api'\''' -l profile
-complete -c mpay -n '__mpay_at '\''api'\''' -l raw-field
+complete -c mpay -n '__mpay_at '\''api'\''' -l raw-field -r -F
 complete -c mpay -n '__mpay_at '\''completion'\''' -l color
 complete -c mpay -n '__mpay_at '\''completion'\''' -l output
 complete -c mpay -n '__mpay_at '\''completion'\''' -l profile
@@ -676,8 +676,8 @@ complete -c mpay -n '__mpay_at '\''profiles add'\''' -l default
 complete -c mpay -n '__mpay_at '\''profiles add'\''' -l no-verify
 complete -c mpay -n '__mpay_at '\''profiles add'\''' -l output
 complete -c mpay -n '__mpay_at '\''profiles add'\''' -l profile
-complete -c mpay -n '__mpay_at '\''profiles add'\''' -l profile-data-dir
-complete -c mpay -n '__mpay_at '\''profiles add'\''' -l public-key
+complete -c mpay -n '__mpay_at '\''profiles add'\''' -l profile-data-dir -r -F
+complete -c mpay -n '__mpay_at '\''profiles add'\''' -l public-key -r -F
 complete -c mpay -n '__mpay_at '\''profiles use'\''' -l color
 complete -c mpay -n '__mpay_at '\''profiles use'\''' -l output
 complete -c mpay -n '__mpay_at '\''profiles use'\''' -l profile
@@ -691,12 +691,12 @@ complete -c mpay -n '__mpay_at '\''trigger'\''' -l color
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l list
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l output
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l profile
-complete -c mpay -n '__mpay_at '\''trigger'\''' -l timeout
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l timeout -r -F
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l allow-clock
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l color
-complete -c mpay -n '__mpay_at '\''smoke'\''' -l junit
+complete -c mpay -n '__mpay_at '\''smoke'\''' -l junit -r -F
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l output
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l profile
-complete -c mpay -n '__mpay_at '\''smoke'\''' -l timeout
-complete -c mpay -n '__mpay_at '\''smoke'\''' -l webhook-port
-complete -c mpay -n '__mpay_at '\''smoke'\''' -l webhook-url
+complete -c mpay -n '__mpay_at '\''smoke'\''' -l timeout -r -F
+complete -c mpay -n '__mpay_at '\''smoke'\''' -l webhook-port -r -F
+complete -c mpay -n '__mpay_at '\''smoke'\''' -l webhook-url -r -F

@@ -44,6 +44,24 @@ await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], 
 execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated/spec.json')], { stdio: 'inherit' });
 log('built generated/spec.json');
 
+/**
+ * commander requires node:child_process when it loads, for executable subcommands, which mpay
+ * does not have; loading it (with net, dgram and streams) took ~2 ms of every command. Its
+ * require is answered by a module that loads child_process on first use instead.
+ */
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
+      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
+      loader: 'js',
+    }));
+  },
+};
+
 // 2. the CLI: one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache; a warm-up
 // run of an embedded read on a throw-away data dir writes the cache. Every command's code sits
 // behind a dynamic import (a lazy init in the bundle). Packages that only some commands load
@@ -58,7 +76,11 @@ await build({
   footer: { js: '\n})' },
   entryPoints: [join(root, 'src/cli/entry.ts')],
   outfile: join(root, 'dist/cli.cjs'),
-  external: ['better-sqlite3', 'pg', 'pg-native', ...LAZY_PACKAGES],
+  // better-sqlite3's JavaScript is bundled (compiled through the code cache with the rest, not
+  // required file by file at start-up); its native module stays a file, which src/store/sqlite.ts
+  // names directly (nativeBinding) instead of the `bindings` package's search for it
+  external: ['pg', 'pg-native', '*.node', ...LAZY_PACKAGES],
+  plugins: [lazyChildProcess],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },
@@ -66,13 +88,21 @@ await build({
   minifyWhitespace: true,
   legalComments: 'none',
 });
+// bin/mpay.js reads the bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild's
+// default charset makes it
+if (readFileSync(join(root, 'dist/cli.cjs')).some((byte) => byte > 0x7f)) throw new Error('dist/cli.cjs is not ASCII: bin/mpay.js reads it as latin1');
 rmSync(join(root, 'dist/cli.cache'), { force: true });
 const warm = mkdtempSync(join(tmpdir(), 'mpay-warm-'));
 try {
-  execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], {
-    env: { ...process.env, MPAY_DATA_DIR: join(warm, 'data'), MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_WRITE_CODE_CACHE: '1', MPAY_NO_PROMPT: '1' },
-    stdio: 'ignore',
-  });
+  // the common path: the active profile's own sandbox (its data_dir), keys already made by a
+  // first run; the second run, a plain read, writes the cache
+  mkdirSync(join(warm, 'config'));
+  writeFileSync(join(warm, 'config/config.json'), JSON.stringify({ profiles: { default: { data_dir: join(warm, 'data') } } }));
+  const env = { ...process.env, MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_NO_PROMPT: '1' };
+  for (const k of ['MPAY_DATA_DIR', 'MPAY_PROFILE', 'MPAY_BASE_URL', 'MPAY_PUBLIC_KEY', 'MPAY_SECRET_KEY']) delete env[k];
+  for (const extra of [{}, { MPAY_WRITE_CODE_CACHE: '1' }]) {
+    execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], { env: { ...env, ...extra }, stdio: 'ignore' });
+  }
   log('built dist/cli.cjs and its code cache');
 } finally {
   rmSync(warm, { recursive: true, force: true });

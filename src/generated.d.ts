@@ -9,6 +9,12 @@ declare module '#generated/spec.json' {
   export default specs;
 }
 
+declare module '#generated/operations.json' {
+  /** every operation's route, by id, in the contract's order (src/cli/spec/generate.ts): what the SDK client calls and the server routes with */
+  const operations: Record<string, import('./contract/endpoint.js').OperationRoute>;
+  export default operations;
+}
+
 declare module '#generated/checkout-assets.json' {
   /** the hosted checkout page's script and style sheet, bundled from src/server/checkout/browser/ */
   const assets: { js: string; css: string };

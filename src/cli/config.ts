@@ -24,8 +24,11 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 }
 
 export function defaultDataDir(env: NodeJS.ProcessEnv): string {
-  return env.MPAY_DATA_DIR || paths().data;
+  return env.MPAY_DATA_DIR || osDataDir();
 }
+
+/** The OS data directory for mpay: the embedded sandbox of a profile that names none. */
+export const osDataDir = (): string => paths().data;
 
 export const configFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'config.json');
 
@@ -69,17 +72,22 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
 
 /** Writes the profiles file with conf (atomic write, mode 0600). */
 export async function saveConfig(env: NodeJS.ProcessEnv, cfg: ConfigFile): Promise<void> {
+  const store: Record<string, unknown> = { profiles: cfg.profiles };
+  if (cfg.current) store.current = cfg.current;
+  await writeConfigFile(env, 'config', store);
+}
+
+/** Writes `NAME.json` in the config directory with conf: atomically, mode 0600 (it holds secret keys). */
+export async function writeConfigFile(env: NodeJS.ProcessEnv, name: string, store: Record<string, unknown>): Promise<void> {
   const { default: Conf } = await import('conf');
   const conf = new Conf<Record<string, unknown>>({
     projectName: 'mpay',
     projectSuffix: '',
     cwd: configDir(env),
-    configName: 'config',
+    configName: name,
     configFileMode: 0o600,
     accessPropertiesByDotNotation: false,
   });
-  const store: Record<string, unknown> = { profiles: cfg.profiles };
-  if (cfg.current) store.current = cfg.current;
   conf.store = store;
 }
 

@@ -60,7 +60,7 @@ export function exitCodeFor(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
   if (promptInterrupted(err)) return EXIT.interrupted;
   const e = err as SdkLikeError;
-  if (e?.name === 'ConnectionError') return EXIT.unreachable;
+  if (e?.name === 'ConnectionError' || e?.name === 'NotMpayApiError') return EXIT.unreachable;
   if (typeof e?.status === 'number') return exitCodeForStatus(e.status) || EXIT.refused;
   return EXIT.refused;
 }
@@ -81,7 +81,7 @@ export function describeError(err: unknown): string {
     if (e.requestId) lines.push(`  request id: ${e.requestId}`);
     return lines.join('\n');
   }
-  if (e?.name === 'ConnectionError') return `error: ${e.message}`;
+  if (e?.name === 'ConnectionError' || e?.name === 'NotMpayApiError') return `error: ${e.message}`;
   return `error: ${e?.message ?? String(err)}`;
 }
 
@@ -108,6 +108,7 @@ export function errorReport(err: unknown): ErrorReport {
     };
   }
   if (e?.name === 'ConnectionError') return { error: 'connection_error', message: e.message ?? '', status: null, request_id: null, details: [] };
+  if (e?.name === 'NotMpayApiError') return { error: 'not_mpay_api', message: e.message ?? '', status: null, request_id: null, details: [] };
   return { error: 'error', message: e?.message ?? String(err), status: null, request_id: null, details: [] };
 }
 

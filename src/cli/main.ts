@@ -65,7 +65,13 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   );
 }
 
-export function buildProgram(deps: CliDeps): Command {
+/**
+ * The program: global options, the generated operations and the hand-written commands. Given
+ * the command line, a line whose command is a group of generated operations (`keys list`) gets
+ * that group's operations only — building all of them is most of what commander costs at
+ * start-up (bench/startup); help, completion and unknown words get the whole tree.
+ */
+export function buildProgram(deps: CliDeps, argv?: readonly string[]): Command {
   const program = new Command('mpay');
   program
     .description('Command-line tool and embedded sandbox for the merchant payments API')
@@ -104,7 +110,14 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
 `,
     );
   program.helpCommand('help [command]', 'show help for a command');
-  for (const s of specs) addOperation(program, s, deps);
+  const word = argv && firstWord(program, argv);
+  const only = word !== undefined && specs.some((s) => s.command[0] === word) ? word : undefined;
+  // a bad --jq expression is a usage error before the command sends or registers anything
+  program.hook('preAction', async (_program, command) => {
+    const expr = (command.optsWithGlobals() as { jq?: string }).jq;
+    if (expr !== undefined) await (await import('./output.js')).checkJq(expr);
+  });
+  for (const s of specs) if (only === undefined || s.command[0] === only) addOperation(program, s, deps);
   registerCommands(program, deps);
   // commander errors (unknown option, missing argument…) are usage errors: exit 2
   const override = (cmd: Command) => {
@@ -115,8 +128,21 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
   return program;
 }
 
-/** Global options that take a value (skipped when walking a command line's words). */
-const VALUE_OPTIONS = new Set(['-o', '--output', '--profile', '--base-url', '--data-dir', '--color', '--idempotency-key']);
+/** The program's options that take a value (their value is skipped when walking a command line's words). */
+const valueOptions = (program: Command): Set<string> =>
+  new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f)));
+
+/** The first word of a command line that is not an option or an option's value (the command), if any. */
+function firstWord(program: Command, argv: readonly string[]): string | undefined {
+  const valued = valueOptions(program);
+  for (let i = 0; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (w === '--') return argv[i + 1];
+    if (!w.startsWith('-')) return w;
+    if (valued.has(w)) i++;
+  }
+  return undefined;
+}
 
 /** Edit distance (Levenshtein) between two short words, for "did you mean". */
 function distance(a: string, b: string): number {
@@ -136,13 +162,14 @@ function distance(a: string, b: string): number {
  */
 export function helpArgs(program: Command, argv: string[]): { args: string[]; unknown?: string } {
   const args = argv[0] === 'help' ? [...argv.slice(1), '--help'] : argv;
+  const valued = valueOptions(program);
   let cur = program;
   const path: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const w = args[i]!;
     if (w === '--') break;
     if (w.startsWith('-')) {
-      if (VALUE_OPTIONS.has(w)) i++;
+      if (valued.has(w)) i++;
       continue;
     }
     const verbs = cur.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden && c.name() !== 'help');
@@ -165,7 +192,7 @@ export function helpArgs(program: Command, argv: string[]): { args: string[]; un
 /** Runs the CLI on argv (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: IO = processIO(), openTarget?: CliDeps['openTarget']): Promise<number> {
   const deps: CliDeps = { io, exitCode: EXIT.ok, openTarget, errorFormat: errorFormatOf(argv) };
-  const program = buildProgram(deps);
+  const program = buildProgram(deps, argv);
   const h = helpArgs(program, argv);
   if (h.unknown) {
     reportUsage(io, deps.errorFormat, h.unknown);
@@ -186,8 +213,7 @@ export async function main(argv: string[], io: IO = processIO(), openTarget?: Cl
       if (e.code === 'commander.missingMandatoryOptionValue' || e.code === 'commander.unknownCommand' || e.code === 'commander.unknownOption') return EXIT.usage;
       return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
     }
-    reportError(io, deps.errorFormat, e);
-    return EXIT.refused;
+    return reportError(io, deps.errorFormat, e);
   }
   return deps.exitCode;
 }

@@ -1,5 +1,6 @@
 import { toneOf } from '../domain/lifecycle.js';
 import { formatBRL } from '../domain/money.js';
+import specs from '#generated/spec.json' with { type: 'json' };
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
 import type { Globals } from './target.js';
@@ -47,16 +48,37 @@ export function paintStatus(status: string, paint: Painter): string {
   return status;
 }
 
-function localTime(iso: string): string {
+/** The zone of times in tables: the one the settlement calendar counts days in. */
+export const TABLE_TIME_ZONE = 'America/Sao_Paulo';
+
+let timeParts: Intl.DateTimeFormat | undefined;
+
+/**
+ * An ISO time as São Paulo reads it, `2026-12-01 10:48 BRT`: whatever the machine's zone, the
+ * day shown is the day the settlement calendar counts (BRT is UTC−3; a past summer-time date
+ * says BRST).
+ */
+export function tableTime(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+  timeParts ??= new Intl.DateTimeFormat('en-CA', {
+    timeZone: TABLE_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZoneName: 'longOffset',
+  });
+  const p = Object.fromEntries(timeParts.formatToParts(d).map((x) => [x.type, x.value]));
+  const zone = p.timeZoneName === 'GMT-03:00' ? 'BRT' : p.timeZoneName === 'GMT-02:00' ? 'BRST' : (p.timeZoneName ?? '');
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${zone}`;
 }
 
 /**
  * A cell for people: money as R$ (the fields the contract tags as money: `money` of the
- * operation's spec), statuses colored, times local, objects compact.
+ * operation's spec), statuses colored, times in São Paulo with their zone, objects compact.
  */
 export function cell(key: string, v: unknown, paint: Painter, money: readonly string[] = []): string {
   if (v === null || v === undefined || v === '') return paint.dim('—');
@@ -65,7 +87,7 @@ export function cell(key: string, v: unknown, paint: Painter, money: readonly st
   if (key === 'status' && typeof v === 'string') return paintStatus(v, paint);
   if (key === 'outcome' && typeof v === 'string') return v.startsWith('failed') ? paint.red(v) : paint.green(v);
   if (typeof v === 'boolean') return v ? 'yes' : 'no';
-  if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return localTime(v);
+  if (typeof v === 'string' && (key.endsWith('_at') || key.endsWith('_date') || key === 'clock') && /^\d{4}-\d\d-\d\dT/.test(v)) return tableTime(v);
   if (Array.isArray(v) && v.length && v.every(isFieldChange)) return v.map((c) => `${c.field}: ${changeValue(c.from)} → ${changeValue(c.to)}`).join('\n');
   if (Array.isArray(v)) return v.every((x) => typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
   if (typeof v === 'object') return JSON.stringify(v);
@@ -81,9 +103,14 @@ export interface PrintOptions {
   columns?: readonly string[];
   /** fields that are money (integer cents): shown as R$ in tables; nested ones by dotted path */
   money?: readonly string[];
+  /** values to copy (dotted paths): printed whole on a line of their own below a record's table */
+  copy?: readonly string[];
   format: Format;
   paint: Painter;
-  /** the command's id (e.g. charges.list): its column preferences and special views */
+  /**
+   * the command's id (e.g. charges.list): its column preferences and special views, and the
+   * money and copy fields of its spec when the caller gives none
+   */
   view?: string;
 }
 
@@ -124,12 +151,8 @@ function flatten(rec: Record<string, unknown>, prefix = '', fields: [string, unk
 
 /** Prints a record or a list in the chosen format (data only, to stdout). */
 export async function printData(io: IO, data: unknown, o: PrintOptions): Promise<void> {
-  if (typeof o.format === 'object') {
-    io.out(await jq(data, o.format.jq));
-    return;
-  }
-  if (o.format === 'json') {
-    io.out(JSON.stringify(data, null, 2) + '\n');
+  if (typeof o.format === 'object' || o.format === 'json') {
+    await printJson(io, data, o.format);
     return;
   }
   if (o.format === 'jsonl') {
@@ -137,6 +160,9 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     return;
   }
   const width = widthFor(io);
+  const spec = o.view === undefined || (o.money && o.copy) ? undefined : specs.find((x) => x.id === o.view);
+  const moneyFields = o.money ?? spec?.money ?? [];
+  const copy = o.copy ?? spec?.copy ?? [];
   if (o.view === 'submerchants.requirements' && isRecord(data) && Array.isArray(data.missing)) {
     io.out(checklist(data as unknown as Requirements, width, o.paint));
     return;
@@ -151,7 +177,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       io.err('No results.\n');
       return;
     }
-    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, o.money);
+    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, moneyFields);
     io.out(t.text);
     hidden(t.dropped);
     return;
@@ -161,9 +187,16 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     const keyW = Math.max(...fields.map(([k]) => k.length), 1);
     const valueW = Math.max(16, width - keyW - 7);
     const t = new Table({ style: { head: [], border: [] } });
+    // values to copy go below everything, whole and alone on their line, whatever the width
+    const below: [string, string][] = [];
     for (const [k, v] of fields) {
       const leaf = k.slice(k.lastIndexOf('.') + 1);
-      const money = o.money?.includes(k) ? [leaf] : [];
+      if (copy.includes(k) && typeof v === 'string' && v !== '') {
+        below.push([k, v]);
+        t.push({ [o.paint.bold(k)]: o.paint.dim('↓ below, to copy') });
+        continue;
+      }
+      const money = moneyFields.includes(k) ? [leaf] : [];
       const text = cell(leaf, v, plain, money);
       t.push({ [o.paint.bold(k)]: [...text].length <= valueW ? cell(leaf, v, o.paint, money) : wrap(text, valueW, true) });
     }
@@ -179,11 +212,12 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       const rows = list as Record<string, unknown>[];
       const order = NESTED_ORDER[leaf] ?? NESTED[leaf];
       const cols = order ? order.filter((c) => rows.some((r) => c in r)) : pick(undefined, rows);
-      const money = (o.money ?? []).filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
+      const money = moneyFields.filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
       const lt = listTable(Table, rows, cols, NESTED[leaf], width, o.paint, money);
       out += lt.text;
       dropped.push(...lt.dropped.map((d) => `${k}.${d}`));
     }
+    for (const [k, v] of below) out += `\n${o.paint.bold(k)}\n${v}\n`;
     io.out(out);
     hidden(dropped);
     return;
@@ -244,16 +278,50 @@ function checklist(r: Requirements, width: number, paint: Painter): string {
  * print raw, as `gh --jq` does; a bad expression is a usage error with jq's own message.
  */
 export async function jq(data: unknown, expr: string): Promise<string> {
-  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
-  const raw = mod.raw ?? mod.default!.raw;
+  const raw = await jqRaw();
   let out: string;
   try {
     out = await raw(JSON.stringify(data ?? null), expr, ['-r']);
   } catch (e) {
-    const msg = String((e as Error).message ?? e).replace(/^jq: error: /, '').replace(/\s*\n\s*/g, ' ').trim();
-    throw usage(`--jq: ${msg}`);
+    throw jqUsage(e);
   }
   return out === '' || out.endsWith('\n') ? out : out + '\n';
+}
+
+/**
+ * Compiles a --jq expression without running it (`limit(0; …)` never evaluates its argument),
+ * so that a bad one is a usage error before anything is sent or registered.
+ */
+export async function checkJq(expr: string): Promise<void> {
+  const raw = await jqRaw();
+  try {
+    await raw('null', `[limit(0; (${expr}\n))]`, ['-n']);
+  } catch (wrapped) {
+    // jq's message about the expression as given (it fails the same way on its own)
+    try {
+      await raw('null', expr, ['-n']);
+    } catch (e) {
+      throw jqUsage(e);
+    }
+    throw jqUsage(wrapped);
+  }
+}
+
+async function jqRaw(): Promise<JqRaw> {
+  const mod = (await import('jq-wasm')) as unknown as { raw?: JqRaw; default?: { raw: JqRaw } };
+  return mod.raw ?? mod.default!.raw;
+}
+
+const jqUsage = (e: unknown) => usage(`--jq: ${String((e as Error).message ?? e).replace(/^jq: error: /, '').replace(/\s*\n\s*/g, ' ').trim()}`);
+
+/**
+ * JSON a command prints whole (a summary, an envelope): pretty with -o json (and on a terminal
+ * when the command has no table of its own), one line with -o jsonl, filtered with --jq.
+ */
+export async function printJson(io: IO, data: unknown, format: Format): Promise<void> {
+  if (typeof format === 'object') io.out(await jq(data, format.jq));
+  else if (format === 'jsonl') io.out(JSON.stringify(data) + '\n');
+  else io.out(JSON.stringify(data, null, 2) + '\n');
 }
 
 type JqRaw = (data: string | object, filter: string, flags?: string[]) => Promise<string>;

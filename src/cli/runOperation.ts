@@ -2,13 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { OperationId } from '../sdk/client.js';
 import type { FlagSpec, OperationSpec } from './spec/types.js';
-import { CliError, EXIT, reportError, usage } from './errors.js';
+import { CliError, EXIT, jsonErrors, reportError, usage } from './errors.js';
 import { IRREVERSIBLE, confirmOrCancel, mayConfirm, noteSecretsShownOnce } from './confirm.js';
 import type { IO } from './io.js';
 import { painter, printData, resolveFormat, type Format, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 import { fileForm, fileProgress } from './multipart.js';
 import { embeddedUrlNotes } from './embeddedUrls.js';
+import { checkChoices, checkHttpUrl } from './checks.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -39,7 +40,7 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
   const name = `--${f.flag}`;
   if (f.type === 'string[]') {
     const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-    if (f.choices) for (const i of items) if (!f.choices.includes(i)) throw usage(`${name}: '${i}' is not one of ${f.choices.join(', ')}`);
+    if (f.choices) checkChoices(name, items, f.choices);
     return items;
   }
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
@@ -64,6 +65,7 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
     const len = [...s.trim()].length;
     if (f.minLength !== undefined && len < f.minLength) throw usage(`${name} must be at least ${f.minLength} character${f.minLength === 1 ? '' : 's'}, got '${s}'`);
     if (f.maxLength !== undefined && [...s].length > f.maxLength) throw usage(`${name} must be at most ${f.maxLength} characters, got ${[...s].length}`);
+    if (f.format === 'url') checkHttpUrl(name, s.trim());
   }
   if (f.type === 'json') {
     try {
@@ -191,8 +193,10 @@ function parseLimit(v: unknown): number {
 export async function runOperation(inv: Invocation): Promise<number> {
   const { spec, io, globals: g } = inv;
   let target: Target | undefined;
+  let built: BuiltRequest | undefined;
   try {
     const req = await buildRequest(inv);
+    built = req;
     if (irreversible(spec)) mayConfirm(io, g.yes, `${spec.command.join(' ')} ${inv.args.join(' ')}`.trim());
     const rawBody = spec.multipart ? await multipartBody(inv) : undefined;
     target = await (inv.openTarget ?? realOpenTarget)(g, io);
@@ -232,14 +236,14 @@ export async function runOperation(inv: Invocation): Promise<number> {
       }
       if (progress) io.err('\n');
       const data = record ? { ...record, [spec.pages!]: all } : all;
-      if (format !== 'jsonl' || record) await printData(io, data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+      if (format !== 'jsonl' || record) await printData(io, data, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
       noteEmbeddedUrls(inv, target, format, data);
       return EXIT.ok;
     }
     if (spec.raw) return await download(inv, target, req.params);
     const r = await call(req.query);
-    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
-    await printData(io, r.data, { columns: spec.columns, money: spec.money, format, paint, view: spec.id });
+    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
+    await printData(io, r.data, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
     noteSecretsShownOnce(io, g.quiet, r.data);
     noteEmbeddedUrls(inv, target, format, r.data);
     if (spec.pagination && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {
@@ -247,7 +251,10 @@ export async function runOperation(inv: Invocation): Promise<number> {
     }
     return EXIT.ok;
   } catch (e) {
-    return reportError(io, g, e);
+    const code = reportError(io, g, e);
+    const hint = built && !jsonErrors(g) ? defaultHint(spec, built.body, e) : undefined;
+    if (hint) io.err(`  hint: ${hint}\n`);
+    return code;
   } finally {
     await target?.close();
   }
@@ -257,6 +264,25 @@ export async function runOperation(inv: Invocation): Promise<number> {
 function noteEmbeddedUrls(inv: Invocation, target: Target, format: Format, data: unknown): void {
   if (target.kind !== 'embedded' || format !== 'table' || inv.globals.quiet) return;
   for (const line of embeddedUrlNotes(data)) inv.io.err(line + '\n');
+}
+
+/**
+ * A refusal that names a body field the command left to its contract default (`--entity-type`,
+ * pj by default, for a CPF): says the flag was not given and what the default is, with the other
+ * value when the service's message names it ("use entity_type pf").
+ */
+export function defaultHint(spec: OperationSpec, body: Record<string, unknown> | undefined, err: unknown): string | undefined {
+  const e = err as { status?: unknown; message?: string; details?: { field: string; message: string }[] };
+  if (typeof e?.status !== 'number') return undefined;
+  const text = [e.message ?? '', ...(e.details ?? []).map((d) => `${d.field}: ${d.message}`)].join('\n');
+  for (const f of spec.flags) {
+    if (f.in !== 'body' || f.default === undefined || getPath(body, f.path) !== undefined) continue;
+    const field = f.path.join('.');
+    if (!new RegExp(`\\b${field.replace(/\./g, '\\.')}\\b`).test(text)) continue;
+    const other = (f.choices ?? []).find((c) => c !== String(f.default) && text.includes(`${field} ${c}`));
+    return `--${f.flag} was not given: ${String(f.default)} is the default${other ? `; try --${f.flag} ${other}` : f.choices ? ` (one of ${f.choices.join(', ')})` : ''}`;
+  }
+  return undefined;
 }
 
 async function download(inv: Invocation, target: Target, params: Record<string, string>): Promise<number> {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { MpayClient } from '../sdk/client.js';
 import type { Runtime } from '../server/runtime.js';
-import { defaultDataDir, readConfig, saveConfig, type Profile } from './config.js';
+import { osDataDir, readConfig, saveConfig, type Profile } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { IO } from './io.js';
 
@@ -76,12 +76,16 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
       io.err(`warning: ${v} overrides ${field} of profile "${profileName}"\n`);
     }
   };
+  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
   warn('MPAY_BASE_URL', 'base_url');
-  warn('MPAY_PUBLIC_KEY', 'public_key');
-  warn('MPAY_SECRET_KEY', 'secret_key');
+  // The profile's keys are in play only when its target is: keys from the environment for
+  // another target (`--base-url URL` with MPAY_PUBLIC_KEY/MPAY_SECRET_KEY) override nothing.
+  if (baseUrl ? baseUrl === profile.base_url : !profile.base_url) {
+    warn('MPAY_PUBLIC_KEY', 'public_key');
+    warn('MPAY_SECRET_KEY', 'secret_key');
+  }
   warn('MPAY_DATA_DIR', 'data_dir');
 
-  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
   const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY) || !!pinned;
   let publicKey = env.MPAY_PUBLIC_KEY ?? profile.public_key;
   let secretKey = env.MPAY_SECRET_KEY ?? profile.secret_key;
@@ -109,7 +113,12 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
     return { kind: 'remote', client, profileName, publicKey, baseUrl, close: async () => undefined };
   }
 
-  const dataDir = resolve(io.cwd, g.dataDir ?? env.MPAY_DATA_DIR ?? profile.data_dir ?? defaultDataDir(env));
+  // The profile's own sandbox lives in its data_dir (the OS data directory when it names none).
+  // --data-dir and MPAY_DATA_DIR override it for this command only: the profile is never
+  // rewritten, and the keys of a directory it does not own are kept apart, per directory.
+  const ownDir = resolve(io.cwd, profile.data_dir ?? osDataDir());
+  const override = g.dataDir ?? env.MPAY_DATA_DIR;
+  const dataDir = override ? resolve(io.cwd, override) : ownDir;
   const { openRuntime } = await import('../server/runtime.js');
   const { EmbeddedTransport } = await import('../sdk/embeddedTransport.js');
   const { inProcessHandler } = await import('../server/inProcess.js');
@@ -119,16 +128,10 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   } catch (e) {
     throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
   }
-  const sameDir = profile.data_dir ? resolve(profile.data_dir) === dataDir : profileName === 'default' && !!profile.public_key;
-  if (!keysFromEnv && (!publicKey || !secretKey || !sameDir)) {
-    const { sandboxCredentials } = await import('../server/services/sandboxBootstrap.js');
-    const creds = await sandboxCredentials(runtime.deps);
-    publicKey = creds.public_key;
-    secretKey = creds.secret_key;
-    const fresh = readConfig(env);
-    fresh.profiles[profileName] = { public_key: publicKey, secret_key: secretKey, data_dir: dataDir };
-    await saveConfig(env, fresh);
-    if (!g.quiet) io.err(`Created sandbox credentials in profile "${profileName}" for ${dataDir}\n`);
+  if (!keysFromEnv) {
+    const keys = await sandboxKeysFor(runtime, env, dataDir, dataDir === ownDir ? { name: profileName, profile } : undefined, g.quiet ? undefined : io);
+    publicKey = keys.public_key;
+    secretKey = keys.secret_key;
   }
   const client = new MpayClient({
     transport: new EmbeddedTransport(runtime.app.fetch, `embedded:${dataDir}`, EMBEDDED_ORIGIN, inProcessHandler(runtime.app, EMBEDDED_ORIGIN)),
@@ -151,4 +154,39 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
     }
   };
   return { kind: 'embedded', client, profileName, publicKey, dataDir, runtime, close };
+}
+
+/**
+ * The sandbox keys for the embedded service on `dataDir`. The profile that owns the directory
+ * keeps them (made and saved on its first use); a directory no profile owns has them in the
+ * sandbox key file (sandboxKeys.ts), checked against the directory's merchant and made again
+ * when that merchant is gone. `say` gets the line that says keys were made.
+ */
+async function sandboxKeysFor(
+  runtime: Runtime,
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  owner: { name: string; profile: Profile } | undefined,
+  say: IO | undefined,
+): Promise<{ public_key: string; secret_key: string }> {
+  const services = () => import('../server/services/sandboxBootstrap.js');
+  if (owner) {
+    const { public_key, secret_key } = owner.profile;
+    if (public_key && secret_key) return { public_key, secret_key };
+    const creds = await (await services()).sandboxCredentials(runtime.deps);
+    const fresh = readConfig(env);
+    fresh.profiles[owner.name] = { ...fresh.profiles[owner.name], public_key: creds.public_key, secret_key: creds.secret_key, data_dir: dataDir };
+    await saveConfig(env, fresh);
+    say?.err(`Created sandbox credentials in profile "${owner.name}" for ${dataDir}\n`);
+    return creds;
+  }
+  const { keptSandboxKeys, keepSandboxKeys, sandboxKeysFile } = await import('./sandboxKeys.js');
+  const kept = keptSandboxKeys(env, dataDir);
+  const { sandboxCredentials, sandboxKeysValid } = await services();
+  if (kept && (await sandboxKeysValid(runtime.deps, kept))) return kept;
+  const creds = await sandboxCredentials(runtime.deps);
+  const keys = { public_key: creds.public_key, secret_key: creds.secret_key };
+  await keepSandboxKeys(env, dataDir, keys);
+  say?.err(`Created sandbox credentials for ${dataDir} (kept in ${sandboxKeysFile(env)}; no profile changed)\n`);
+  return keys;
 }

@@ -45,18 +45,22 @@ export function isMoney(schema: z.ZodType): boolean {
 }
 
 /**
- * The money fields of a record schema (of every branch of a union of records); those of nested
- * records and of arrays of records by dotted path (`summary.opening_balance`, `entries.amount`).
+ * The fields of a record schema (of every branch of a union of records) that `is` picks; those
+ * of nested records and of arrays of records by dotted path (`summary.opening_balance`,
+ * `entries.amount`).
  */
-export function moneyFields(schema: z.ZodType): string[] {
+export function fieldsWhere(schema: z.ZodType, is: (field: z.ZodType) => boolean): string[] {
   const s = schema as unknown as { shape?: Record<string, z.ZodType>; options?: z.ZodType[] };
-  if (s.options) return [...new Set(s.options.flatMap(moneyFields))];
+  if (s.options) return [...new Set(s.options.flatMap((o) => fieldsWhere(o, is)))];
   return Object.entries(s.shape ?? {}).flatMap(([k, v]) => {
-    if (isMoney(v)) return [k];
+    if (is(v)) return [k];
     const inner = recordOf(v);
-    return inner ? moneyFields(inner).map((m) => `${k}.${m}`) : [];
+    return inner ? fieldsWhere(inner, is).map((m) => `${k}.${m}`) : [];
   });
 }
+
+/** The money fields of a record schema, by dotted path (see fieldsWhere). */
+export const moneyFields = (schema: z.ZodType): string[] => fieldsWhere(schema, isMoney);
 /** The record schema a field holds (itself, or its array's element; nullable or optional or not). */
 function recordOf(schema: z.ZodType): z.ZodType | undefined {
   let t = schema as unknown as z.core.$ZodType;

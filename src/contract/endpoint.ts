@@ -107,3 +107,17 @@ export type DataOf<E> = E extends Endpoint<any, any, infer R>
 export type BodyOut<E> = E extends Endpoint<infer B, any, any> ? (B extends z.ZodType ? z.output<B> : undefined) : never;
 export type QueryOut<E> = E extends Endpoint<any, infer Q, any> ? (Q extends z.ZodType ? z.output<Q> : undefined) : never;
 export type ItemOut<E> = E extends Endpoint<any, any, infer R> ? z.output<R> : never;
+
+/**
+ * What routing an operation needs, without its schemas: the table the build generates from the
+ * contract (generated/operations.json), by which the SDK client calls and the server routes.
+ */
+export interface OperationRoute {
+  method: HttpMethod;
+  path: string;
+  auth: AuthKind;
+  sandbox: boolean;
+  multipart: boolean;
+  /** the resource module that defines it (src/contract/loaders.ts) */
+  resource: import('./loaders.js').ResourceName;
+}

@@ -23,3 +23,7 @@ export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The User-Agent of a webhook delivery (and of the CLI listener's forward to a local app). */
 export const WEBHOOK_USER_AGENT = 'mpay-webhooks/1';
+
+/** Longest overlap of a webhook secret rotation (7 days); the default is 24 h. */
+export const MAX_ROTATION_OVERLAP_S = 7 * 86_400;
+export const DEFAULT_ROTATION_OVERLAP_S = 86_400;

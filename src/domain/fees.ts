@@ -25,6 +25,10 @@ import { assertCents, percentOf, splitInstallments } from './money.js';
 export type PaymentMethod = 'credit_card' | 'pix';
 
 export const MAX_INSTALLMENTS = 12;
+/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. One cap
+ *  for every way money is charged: POST /v1/charges, a payment link's amount (create and
+ *  update), and the hosted checkout's payment. */
+export const MAX_CHARGE_AMOUNT = 1_000_000_000;
 export const PIX_MDR_BPS = 99;
 /** 2.5 % per 30 days, in basis points. */
 export const ANTICIPATION_MONTHLY_BPS = 250;

@@ -53,16 +53,46 @@ export function taxIdKind(value: string): 'cpf' | 'cnpj' | null {
  * answers with these messages and the CLI's onboarding shows them as the user types.
  */
 export function taxIdProblem(value: string, entity: 'pf' | 'pj'): string | null {
-  if (entity === 'pf') {
-    if (isValidCpf(value)) return null;
-    if (isValidCnpj(value)) return 'is a CNPJ, but entity_type is pf (an individual), which needs a CPF; use entity_type pj for a company';
-    if (!/^\d{11}$/.test(value)) return 'must be a CPF of 11 digits for entity_type pf';
-    if (/^(\d)\1{10}$/.test(value)) return 'is not a valid CPF (all digits are the same)';
-    return 'is not a valid CPF (the check digits do not match)';
+  if (entity === 'pj' && /^\d{11}$/.test(value) && !isValidCpf(value)) {
+    return 'has 11 digits, like a CPF, but entity_type is pj (a company), which needs a CNPJ of 14 characters; use entity_type pf for an individual';
   }
-  if (isValidCnpj(value)) return null;
-  if (isValidCpf(value)) return 'is a CPF, but entity_type is pj (a company), which needs a CNPJ; use entity_type pf for an individual';
-  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) return 'must be a CNPJ of 14 characters for entity_type pj (12 digits or capital letters, then 2 check digits)';
+  return problemFor(value, WANTS[entity]);
+}
+
+/**
+ * Why `value` (normalised) is not the tax id a charge's customer of `type` needs, or null: a
+ * CPF for an individual, a CNPJ for a company, with real check digits. One message, which
+ * names the other kind when the value is a valid id of it.
+ */
+export function customerTaxIdProblem(value: string, type: 'individual' | 'company'): string | null {
+  return problemFor(value, WANTS[type]);
+}
+
+/** Which kind each type of holder needs, and the words for "needs one" and "is the other kind". */
+const WANTS = {
+  pf: { kind: 'cpf', needs: 'for entity_type pf', other: 'is a CNPJ, but entity_type is pf (an individual), which needs a CPF; use entity_type pj for a company' },
+  pj: { kind: 'cnpj', needs: 'for entity_type pj', other: 'is a CPF, but entity_type is pj (a company), which needs a CNPJ; use entity_type pf for an individual' },
+  individual: { kind: 'cpf', needs: 'for an individual customer', other: 'is a CNPJ, but the customer type is individual, which needs a CPF; use type company for a company' },
+  company: { kind: 'cnpj', needs: 'for a company customer', other: 'is a CPF, but the customer type is company, which needs a CNPJ; use type individual for a person' },
+} as const;
+
+function problemFor(value: string, w: (typeof WANTS)[keyof typeof WANTS]): string | null {
+  const [valid, validOther, problem] = w.kind === 'cpf' ? [isValidCpf, isValidCnpj, cpfProblem] : [isValidCnpj, isValidCpf, cnpjProblem];
+  if (valid(value)) return null;
+  if (validOther(value)) return w.other;
+  return problem(value, w.needs);
+}
+
+/** Why a value that is not a valid CPF is not one; `needs` says who needs a CPF. */
+function cpfProblem(value: string, needs: string): string {
+  if (!/^\d{11}$/.test(value)) return `must be a CPF of 11 digits ${needs}`;
+  if (/^(\d)\1{10}$/.test(value)) return 'is not a valid CPF (all digits are the same)';
+  return 'is not a valid CPF (the check digits do not match)';
+}
+
+/** Why a value that is not a valid CNPJ is not one; `needs` says who needs a CNPJ. */
+function cnpjProblem(value: string, needs: string): string {
+  if (!/^[0-9A-Z]{12}\d{2}$/.test(value)) return `must be a CNPJ of 14 characters ${needs} (12 digits or capital letters, then 2 check digits)`;
   if (/^(.)\1{13}$/.test(value)) return 'is not a valid CNPJ (all characters are the same)';
   return 'is not a valid CNPJ (the check digits do not match)';
 }

@@ -1,6 +1,10 @@
-import { endpoints, type AnyEndpoint } from '../contract/index.js';
-import type { BodyOf, DataOf, QueryOf } from '../contract/endpoint.js';
-import { ApiError, AuthenticationError, ValidationError, type ErrorDetail } from './errors.js';
+import type { endpoints } from '../contract/index.js';
+import type { BodyOf, DataOf, OperationRoute, QueryOf } from '../contract/endpoint.js';
+// the contract's operations by id (method, path, credentials), generated from its endpoint table
+// at build time: the client needs no schema, and loading the contract's (zod) took a remote
+// command ~15 ms (bench/startup)
+import operations from '#generated/operations.json' with { type: 'json' };
+import { ApiError, AuthenticationError, NotMpayApiError, ValidationError, type ErrorDetail } from './errors.js';
 import type { Transport } from './transport.js';
 
 type Eps = (typeof endpoints)[number];
@@ -105,7 +109,7 @@ export interface ClientOptions {
   onTrace?: (t: { method: string; path: string; status: number; ms: number; requestId?: string }) => void;
 }
 
-const byId = new Map((endpoints as readonly AnyEndpoint[]).map((e) => [e.id, e]));
+const byId = new Map<string, OperationRoute>(Object.entries(operations));
 
 export function toQueryString(query: RequestOptions['query']): string {
   if (!query) return '';
@@ -113,6 +117,11 @@ export function toQueryString(query: RequestOptions['query']): string {
   for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
   const s = sp.toString();
   return s ? `?${s}` : '';
+}
+
+/** Whether a body is the API's JSON envelope: an object with a boolean `success` and a `message`. */
+export function isEnvelope(body: unknown): body is Envelope {
+  return typeof body === 'object' && body !== null && typeof (body as Envelope).success === 'boolean' && typeof (body as Envelope).message === 'string';
 }
 
 /** Raises the SDK error that matches an error envelope. */
@@ -174,11 +183,19 @@ export class MpayClient {
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<Result<T>> {
     const r = await this.raw(method, path, opts);
     const env = r.body as Envelope<T>;
-    if (r.status >= 400 || typeof env !== 'object' || !env || env.success !== true) throw errorFromResponse(r);
+    if (!isEnvelope(r.body)) throw this.notMpay(method, path, r);
+    if (r.status >= 400 || env.success !== true) throw errorFromResponse(r);
     return { data: env.data as T, message: env.message, status: r.status, pagination: env.pagination, requestId: r.requestId };
   }
 
-  private resolve(id: string, params?: Record<string, string>): { e: AnyEndpoint; path: string } {
+  /** What answered when it is not the mpay API: its status, content type and the start of its body. */
+  private notMpay(method: string, path: string, r: RawResponse): NotMpayApiError {
+    const text = (typeof r.body === 'string' ? r.body : JSON.stringify(r.body)).replace(/\s+/g, ' ').trim();
+    const excerpt = text === '' ? '(empty body)' : typeof r.body === 'string' && !/^[[{]/.test(text) ? JSON.stringify(text.slice(0, 120)) : text.slice(0, 120);
+    return new NotMpayApiError(this.o.transport.target, method, path, r.status, r.headers['content-type']?.split(';')[0], excerpt + (text.length > 120 ? '…' : ''));
+  }
+
+  private resolve(id: string, params?: Record<string, string>): { e: OperationRoute; path: string } {
     const e = byId.get(id);
     if (!e) throw new Error(`unknown operation ${id}`);
     const path = e.path.replace(/\{([a-z_]+)\}/gi, (_, name: string) => {
@@ -203,7 +220,8 @@ export class MpayClient {
       } catch {
         /* not JSON */
       }
-      throw errorFromResponse({ status: res.status, headers: res.headers, body, requestId: res.headers['x-request-id'] });
+      const r = { status: res.status, headers: res.headers, body, requestId: res.headers['x-request-id'] };
+      throw isEnvelope(body) ? errorFromResponse(r) : this.notMpay(e.method, path, r);
     }
     const cd = res.headers['content-disposition'] ?? '';
     const fileName = /filename="([^"]+)"/.exec(cd)?.[1];

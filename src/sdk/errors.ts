@@ -52,3 +52,23 @@ export class ConnectionError extends MpayError {
     super(message, { cause });
   }
 }
+
+/**
+ * Something answered, but not the mpay API: the body is not its JSON envelope (a web server's
+ * page, another service's JSON, a proxy's error). The mpay service was not reached.
+ */
+export class NotMpayApiError extends ConnectionError {
+  override name = 'NotMpayApiError';
+  constructor(
+    /** the base URL (or embedded target) that answered */
+    readonly target: string,
+    readonly method: string,
+    readonly path: string,
+    readonly httpStatus: number,
+    readonly contentType: string | undefined,
+    /** the start of what it answered */
+    readonly excerpt: string,
+  ) {
+    super(`${target} is not an mpay API: ${method} ${path} answered HTTP ${httpStatus} (${contentType ?? 'no content type'}) ${excerpt}`);
+  }
+}

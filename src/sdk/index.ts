@@ -12,7 +12,7 @@ export { MpayClient, errorFromResponse, toQueryString } from './client.js';
 export type { AnyCallOptions, CallByIdOptions, CallOptions, ClientOptions, Envelope, Exchange, OperationId, Operation, Pagination, RawResponse, RequestOptions, Result } from './client.js';
 export { Tokenizer } from './tokenizer.js';
 export type { CardData, TokenizerOptions } from './tokenizer.js';
-export { ApiError, AuthenticationError, ConnectionError, MpayError, ValidationError } from './errors.js';
+export { ApiError, AuthenticationError, ConnectionError, MpayError, NotMpayApiError, ValidationError } from './errors.js';
 export type { ErrorDetail } from './errors.js';
 export { HttpTransport } from './httpTransport.js';
 export { EmbeddedTransport } from './embeddedTransport.js';

@@ -6,29 +6,33 @@ import { LRUCache } from 'lru-cache';
  * miss (undefined). Every memo belongs to a runtime (src/server/caches.ts), none to a module.
  */
 export class Memo<K extends {}, V> {
-  private readonly lru: LRUCache<K, { v: V }>;
+  /**
+   * Made on the first `set`: lru-cache allocates its arrays for `max` entries up front, which
+   * for the runtime's memos (some 54,000 entries) took ~3 ms of every embedded CLI command,
+   * most of which never remember anything (bench/startup).
+   */
+  private lru: LRUCache<K, { v: V }> | undefined;
 
-  constructor(readonly max: number) {
-    this.lru = new LRUCache({ max });
-  }
+  constructor(readonly max: number) {}
 
   get(key: K): V | undefined {
-    return this.lru.get(key)?.v;
+    return this.lru?.get(key)?.v;
   }
 
   set(key: K, value: V): void {
+    this.lru ??= new LRUCache({ max: this.max });
     this.lru.set(key, { v: value });
   }
 
   delete(key: K): void {
-    this.lru.delete(key);
+    this.lru?.delete(key);
   }
 
   clear(): void {
-    this.lru.clear();
+    this.lru?.clear();
   }
 
   get size(): number {
-    return this.lru.size;
+    return this.lru?.size ?? 0;
   }
 }

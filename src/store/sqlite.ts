@@ -7,6 +7,23 @@ import { migrate } from './migrate.js';
 
 const dialect: Dialect = { name: 'sqlite', forUpdate: '', skipLocked: '' };
 
+/**
+ * The driver's native module, named directly where a CommonJS `require` can resolve it (the
+ * CLI's bundle, which carries better-sqlite3's JavaScript): the `bindings` package's search of
+ * a dozen paths for it is skipped. Elsewhere (ES modules) undefined, and the driver searches.
+ */
+function nativeBinding(): string | undefined {
+  try {
+    return typeof require === 'function' ? require.resolve('better-sqlite3/build/Release/better_sqlite3.node') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const driverOptions = (): Database.Options => {
+  const path = nativeBinding();
+  return path ? { nativeBinding: path } : {};
+};
+
 function bind(params: readonly SqlValue[] | undefined): unknown[] {
   if (!params) return [];
   return params.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p));
@@ -136,7 +153,7 @@ export class SqliteDb implements Db {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       ownerOnly(file);
     }
-    this.conn = new Database(file);
+    this.conn = new Database(file, driverOptions());
     this.busyTimeoutMs = opts.busyTimeoutMs ?? 30_000;
     this.conn.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
     this.conn.pragma('journal_mode = WAL');
@@ -245,7 +262,7 @@ export class SqliteDb implements Db {
       else {
         let conn: Database.Database | undefined;
         try {
-          conn = new Database(this.file);
+          conn = new Database(this.file, driverOptions());
           conn.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
           conn.pragma('query_only = ON');
           conn.pragma('cache_size = -32768');

@@ -2,11 +2,15 @@
 // (its completion system driven in a real terminal, tmux), fish (`complete -C`, fish's own
 // engine). PowerShell is not in Debian's archive (Microsoft ships it from its own repository),
 // so its script is only checked for being generated from the same table (completion.test.ts).
+// Flag values: the event names after --events (generated `webhooks create|update` and
+// hand-written `webhooks listen` alike), and never the flags after a flag that takes a value of
+// no known set (--id, --input): the shell's default (file names) instead, as gh does.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_NAMES } from '../../src/contract/events.js';
 
 const root = resolve(__dirname, '../..');
 const completions = join(root, 'completions');
@@ -25,9 +29,14 @@ beforeAll(() => {
   chmodSync(launcher, 0o755);
   mkdirSync(join(dir, 'config'));
   writeFileSync(join(dir, 'config/config.json'), JSON.stringify({ profiles: { staging: { base_url: 'http://127.0.0.1:9' }, prodlike: {} } }));
+  // a working directory with a file: the shell's default (file names) where mpay offers nothing
+  mkdirSync(join(dir, 'work'));
+  writeFileSync(join(dir, 'work', 'answers.json'), '{}');
   env = { ...process.env, PATH: `${join(dir, 'bin')}:${process.env.PATH}`, MPAY_CONFIG_DIR: join(dir, 'config'), HOME: dir, NO_COLOR: '1' };
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const events = [...EVENT_NAMES].sort();
 
 function need(bin: string, extra = true) {
   if (has(bin) && extra) return true;
@@ -41,6 +50,7 @@ describe('bash (bash-completion)', () => {
     const script = `
       source ${BASH_COMPLETION}
       source ${join(completions, 'mpay.bash')}
+      cd ${join(dir, 'work')}
       COMP_LINE=${JSON.stringify(line)}; COMP_POINT=\${#COMP_LINE}
       read -ra COMP_WORDS <<< "$COMP_LINE"
       [[ "$COMP_LINE" == *" " ]] && COMP_WORDS+=("")
@@ -62,11 +72,24 @@ describe('bash (bash-completion)', () => {
     expect(complete('mpay keys list --output j')).toEqual(['json', 'jsonl']);
     expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
   });
+  it.runIf(need('bash', existsSync(BASH_COMPLETION)))('--events offers the event names', () => {
+    expect(complete('mpay webhooks create --events ')).toEqual(events);
+    expect(complete('mpay webhooks update ID --events charge.')).toEqual(events.filter((e) => e.startsWith('charge.')));
+    expect(complete('mpay webhooks listen --events ')).toEqual(events);
+    expect(complete('mpay webhooks listen --events pay')).toEqual(['payment_link.created', 'payment_link.paid']);
+  });
+  it.runIf(need('bash', existsSync(BASH_COMPLETION)))('a flag that takes a value of no known set offers no flags', () => {
+    for (const line of ['mpay submerchants onboard --id ', 'mpay charges get --profile x --jq ', 'mpay keys create --name ', 'mpay --data-dir ']) {
+      expect(complete(line).filter((w) => w.startsWith('-')), line).toEqual([]);
+    }
+    // after its value, flags again
+    expect(complete('mpay submerchants onboard --id X --fr')).toEqual(['--from-file']);
+  });
 });
 
 describe('fish', () => {
   const complete = (line: string) => {
-    const r = spawnSync('fish', ['--no-config', '-c', `source ${join(completions, 'mpay.fish')}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env });
+    const r = spawnSync('fish', ['--no-config', '-c', `cd ${join(dir, 'work')}; source ${join(completions, 'mpay.fish')}; complete -C ${JSON.stringify(line)}`], { encoding: 'utf8', env });
     expect(r.stderr).toBe('');
     return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort();
   };
@@ -78,6 +101,13 @@ describe('fish', () => {
     expect(complete('mpay charges list --status ')).toEqual(['captured', 'failed', 'pending', 'refunded']);
     expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
     expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
+  });
+  it.runIf(need('fish'))('--events offers the event names; --id offers no flags', () => {
+    expect(complete('mpay webhooks create --events ')).toEqual(events);
+    expect(complete('mpay webhooks listen --events ')).toEqual(events);
+    for (const line of ['mpay submerchants onboard --id ', 'mpay keys create --name ']) {
+      expect(complete(line).filter((w) => w.startsWith('-')), line).toEqual([]);
+    }
   });
 });
 
@@ -98,6 +128,8 @@ describe('zsh (compsys in a terminal)', () => {
     for (let i = 0; i < tabs; i++) tmux('send-keys', '-t', session, 'Tab');
     const s = await waitFor(until, what);
     tmux('send-keys', '-t', session, 'C-c');
+    // a fresh prompt before typing on: zsh may still be busy completing (a loaded machine)
+    await waitFor((x) => x.trimEnd().split('\n').pop() === 'READY>', 'a fresh prompt');
     tmux('send-keys', '-t', session, 'clear', 'Enter');
     await waitFor((x) => x.trim() === 'READY>', 'a clear screen');
     return s;
@@ -106,7 +138,7 @@ describe('zsh (compsys in a terminal)', () => {
     const zdot = join(dir, 'zdot');
     mkdirSync(join(zdot, 'fn'), { recursive: true });
     spawnSync('cp', [join(completions, '_mpay'), join(zdot, 'fn/_mpay')]);
-    writeFileSync(join(zdot, '.zshrc'), `fpath=(${join(zdot, 'fn')} $fpath)\nautoload -Uz compinit && compinit -u -D\nPROMPT='READY>'\n`);
+    writeFileSync(join(zdot, '.zshrc'), `fpath=(${join(zdot, 'fn')} $fpath)\nautoload -Uz compinit && compinit -u -D\nPROMPT='READY>'\ncd ${join(dir, 'work')}\n`);
     tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', `env ZDOTDIR=${zdot} zsh -i`);
     try {
       await waitFor((s) => s.includes('READY>'), 'the zsh prompt');
@@ -121,6 +153,10 @@ describe('zsh (compsys in a terminal)', () => {
       expect(await tab('mpay --profile st', (s) => s.includes('--profile staging'), 'the profile name')).toContain('READY>mpay --profile staging');
       const formats = await tab('mpay -o ', (s) => /jsonl/.test(s), 'the formats');
       for (const v of ['table', 'json', 'jsonl']) expect(formats).toContain(v);
+      const names = await tab('mpay webhooks listen --events ', (s) => /payment_link\.paid/.test(s), 'the event names');
+      for (const e of ['charge.captured', 'submerchant.approved', 'payment_link.paid']) expect(names).toContain(e);
+      const id = await tab('mpay submerchants onboard --id ', (s) => s.includes('answers.json'), 'file names');
+      expect(id).not.toMatch(/--from-file/);
     } finally {
       tmux('kill-server');
     }

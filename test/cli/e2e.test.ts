@@ -34,7 +34,7 @@ describe('mpay binary, embedded sandbox', () => {
     expect(statSync(cfgFile).mode & 0o777).toBe(0o600);
     const cfg = JSON.parse(readFileSync(cfgFile, 'utf8'));
     expect(cfg.profiles.default.public_key).toBe(keys[0].public_key);
-    expect(statSync(join(home.env.MPAY_DATA_DIR!, 'master.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(home.dataDir, 'master.key')).mode & 0o777).toBe(0o600);
     // the second run reuses it
     const again = home.run(['keys', 'list', '-o', 'json']);
     expect(again.stderr).toBe('');

@@ -60,7 +60,7 @@ describe('mpay sandbox values', () => {
       expect(t.stdout).toContain('insufficient_funds');
       expect(t.stdout).toContain('┌');
       // offline: no data directory, no profile
-      expect(existsSync(home.env.MPAY_DATA_DIR!)).toBe(false);
+      expect(existsSync(home.dataDir)).toBe(false);
       expect(existsSync(home.env.MPAY_CONFIG_DIR!)).toBe(false);
       const h = home.run(['sandbox', 'values', '--help']);
       expect(h.stdout).toContain('Examples:');
@@ -111,7 +111,7 @@ describe('mpay sandbox values / calendar: business-day settlement', () => {
         expect(b.stderr, bad).toMatch(/year must be a year from 1583 to 9999/);
         expect(b.stdout).toBe('');
       }
-      expect(existsSync(home.env.MPAY_DATA_DIR!)).toBe(false);
+      expect(existsSync(home.dataDir)).toBe(false);
       expect(home.run(['sandbox', 'calendar', '--help']).stdout).toContain('Examples:');
     } finally {
       home.cleanup();

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { realPng } from '../helpers/files.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { bufferIO } from '../../src/cli/io.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -29,18 +31,49 @@ describe('start-up loads only what a command uses', () => {
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
   });
 
-  it('--version runs no bundle, SQLite, Hono, zod or prompts', () => {
+  it('the launcher is CommonJS: Node does not start its ES module loader', () => {
+    const file = join(home.dir, 'builtins.txt');
+    const hook = join(home.dir, 'builtins.cjs');
+    writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, process.moduleLoadList.join('\\n')));`);
+    for (const args of [['--version'], ['keys', 'list', '-o', 'json']]) {
+      const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { env: home.env, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const builtins = readFileSync(file, 'utf8').split('\n');
+      expect(builtins.filter((m) => m.includes('internal/modules/esm/module_job')), args.join(' ')).toEqual([]);
+      // nor child_process (commander's, for executable subcommands mpay does not have)
+      expect(builtins.filter((m) => / child_process$/.test(m)), args.join(' ')).toEqual([]);
+    }
+  });
+
+  it('a command of a generated group builds that group only', () => {
+    const program = buildProgram({ io: bufferIO(), exitCode: 0 }, ['--json', 'keys', 'list']);
+    const names = program.commands.map((c) => c.name());
+    expect(names).toContain('keys');
+    expect(names).not.toContain('charges');
+    // help, completion and unknown words get the whole tree
+    for (const argv of [[], ['--help'], ['completion', 'bash'], ['kyes', 'list']]) {
+      expect(buildProgram({ io: bufferIO(), exitCode: 0 }, argv).commands.map((c) => c.name()), argv.join(' ')).toContain('charges');
+    }
+  });
+
+  it('--version runs no bundle, SQLite, zod, commander or prompts', () => {
     const mods = loaded(['--version'], 'version');
     expect(mods.filter((m) => m.startsWith('bundle:'))).toEqual([]);
-    expect(heavy(mods, /better-sqlite3|hono|zod|inquirer|commander/)).toEqual([]);
+    expect(heavy(mods, /better-sqlite3|zod|inquirer|commander/)).toEqual([]);
   });
 
   it('an embedded read does not load prompts, conf, undici, tables or multipart', () => {
     loaded(['keys', 'list'], 'warm'); // first use writes the profile (conf)
     const mods = loaded(['keys', 'list', '-o', 'json'], 'read');
     expect(mods.some((m) => m.includes('better-sqlite3'))).toBe(true);
+    // the driver's JavaScript is in the bundle: only its native module is a file of its own
+    expect(mods.filter((m) => m.startsWith('file:') && m.includes('node_modules/better-sqlite3/') && !m.endsWith('.node'))).toEqual([]);
+    expect(mods).toContain('bundle:node_modules/better-sqlite3/lib/database.js');
+    expect(mods.filter((m) => m.includes('node_modules/bindings/'))).toEqual([]);
     expect(mods.some((m) => m.startsWith('bundle:node_modules/zod/'))).toBe(true); // the server really ran in-process
     expect(mods.some((m) => m.startsWith('bundle:src/server/pipeline/'))).toBe(true);
+    // the contract's schemas of the endpoint it served only (its resource module), not all of them
+    expect(mods.filter((m) => m.startsWith('bundle:src/contract/resources/'))).toEqual(['bundle:src/contract/resources/apiKeys.ts']);
     for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
       expect(heavy(mods, new RegExp(marker)), marker).toEqual([]);
     }
@@ -65,7 +98,9 @@ describe('start-up loads only what a command uses', () => {
       const mods = loaded(['--base-url', server.url, 'keys', 'list', '-o', 'json'], 'remote', env);
       expect(mods.some((m) => m.startsWith('bundle:src/sdk/httpTransport.ts'))).toBe(true);
       // undici held the process ~55 ms after the answer (keep-alive socket, timers) and took ~45 ms to load
-      expect(heavy(mods, /better-sqlite3|node_modules\/hono|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
+      expect(heavy(mods, /better-sqlite3|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
+      // nor the contract's schemas: the client calls by a generated table of paths
+      expect(heavy(mods, /node_modules\/zod\/|src\/contract\/resources\//)).toEqual([]);
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;

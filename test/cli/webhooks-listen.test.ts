@@ -106,7 +106,7 @@ describe('mpay webhooks listen (embedded)', () => {
     // write an event through the service in this process, which never delivers anything
     const cfg = JSON.parse(readFileSync(join(home.env.MPAY_CONFIG_DIR!, 'config.json'), 'utf8'));
     const { public_key, secret_key } = cfg.profiles.default;
-    const rt = await openRuntime({ dataDir: home.env.MPAY_DATA_DIR! });
+    const rt = await openRuntime({ dataDir: home.dataDir });
     let linkId: string;
     try {
       const res = await rt.app.request('/v1/payment-links', {

@@ -12,16 +12,21 @@ export interface CliResult {
   json(): any;
 }
 
-/** A temp home for the CLI: its own data dir and config dir. */
+/**
+ * A temp home for the CLI: its own config dir and OS data dir (HOME and XDG_DATA_HOME point
+ * inside it), so the embedded sandbox is the profile's own, as for a user who sets nothing.
+ * `dataDir` is where that sandbox lives.
+ */
 export function cliHome() {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-cli-'));
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: dir,
-    MPAY_DATA_DIR: join(dir, 'data'),
+    XDG_DATA_HOME: join(dir, 'xdg'),
     MPAY_CONFIG_DIR: join(dir, 'config'),
     NO_COLOR: '1',
   };
+  const dataDir = process.platform === 'darwin' ? join(dir, 'Library', 'Application Support', 'mpay') : join(dir, 'xdg', 'mpay');
   const run = (args: string[], o: { input?: string; env?: NodeJS.ProcessEnv } = {}): CliResult => {
     const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, input: o.input ?? '', encoding: 'utf8', timeout: 60_000 });
     return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout) };
@@ -50,5 +55,5 @@ export function cliHome() {
       });
       child.on('close', (c) => reject(new Error(`server exited ${c}: ${err}`)));
     });
-  return { dir, env, run, runAsync, startServer, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, dataDir, env, run, runAsync, startServer, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -12,12 +12,13 @@
  * skipped on purpose; a missing answer the session needs is an error naming it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { normalizeTaxId } from '../../domain/brazil.js';
 import { COMPANY_DOCUMENT_TYPES, PARTNER_DOCUMENT_TYPES, PERSON_DOCUMENT_TYPES, REQUIRED_DOCUMENTS } from '../../domain/onboarding.js';
 import { usage } from '../errors.js';
 import { addressFields, defaultContext, entityTypeField, partnerEntityField, partnerFields, SECTION_KEYS, submerchantFields, type Field, type FieldContext } from './fields.js';
 import { checkLocalFile } from './localFile.js';
+import { localPath } from './prompter.js';
 import { pathText, type AnswerPath, type AnswerValue, type Prompter, type Question } from './prompter.js';
 
 export const ANSWERS_VERSION = 1;
@@ -125,8 +126,9 @@ export function loadAnswers(file: string): Answers {
       scalars(p, ['partners', i], SECTION_KEYS.partner, { documents: (v, path) => scalars(v, path, PARTNER_DOCS) }),
     );
   }
+  // `~/…` is the home directory, as on the prompt; other relative paths, the file's directory
   const base = dirname(file);
-  return new Answers(mapDocPaths(doc, (p) => resolve(base, p)));
+  return new Answers(mapDocPaths(doc, (p) => localPath(base, p)));
 }
 
 /** Answers the flow's questions from a loaded answers file, without a prompt. */

@@ -3,8 +3,11 @@
  * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
  */
 import * as z from 'zod';
-import { endpoints } from '../../contract/index.js';
+import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import { RESOURCE_LOADERS, type ResourceName } from '../../contract/loaders.js';
+import type { OperationRoute } from '../../contract/endpoint.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
+import { copyFields, hintOf, type FieldHint } from '../../contract/hints.js';
 import type { OperationId } from '../../sdk/client.js';
 import type { FlagSpec, FlagType, OperationSpec } from './types.js';
 
@@ -25,6 +28,8 @@ type JS = {
   anyOf?: JS[];
   oneOf?: JS[];
   description?: string;
+  /** the contract's hint of the field (src/contract/hints.ts) */
+  'x-hint'?: FieldHint;
 };
 
 export const kebab = (s: string) =>
@@ -88,8 +93,10 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
   const nullable = s.anyOf?.length === 2 && notNull?.length === 1;
   const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullable ? notNull![0]! : s;
   const { type, choices } = typeOf(leaf);
-  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices, required, description: s.description ?? leaf.description };
+  const hint = s['x-hint'] ?? leaf['x-hint'];
+  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices: choices ?? (hint?.values ? [...hint.values] : undefined), required, description: s.description ?? leaf.description };
   if (nullable && type !== 'json') f.nullable = true;
+  if (hint?.format) f.format = hint.format;
   if (leaf['x-unit']) f.unit = leaf['x-unit'];
   // ranges worth checking locally (not the ±2^53 every integer carries)
   if (typeof leaf.minimum === 'number' && Math.abs(leaf.minimum) < Number.MAX_SAFE_INTEGER) f.minimum = leaf.minimum;
@@ -114,6 +121,8 @@ function jsonSchema(schema: z.ZodType): JS {
     override: (ctx) => {
       const unit = unitOf(ctx.zodSchema);
       if (unit) (ctx.jsonSchema as JS)['x-unit'] = unit;
+      const hint = hintOf(ctx.zodSchema);
+      if (hint) (ctx.jsonSchema as JS)['x-hint'] = hint;
     },
   }) as JS;
 }
@@ -154,6 +163,7 @@ export function generateSpecs(): OperationSpec[] {
       example: e.cli.example,
       columns: [...(e.cli.columns ?? [])],
       money: moneyFields(e.response),
+      copy: copyFields(e.response),
       list: !!e.list,
       ...(e.pages ? { pages: e.pages } : {}),
       multipart: !!e.multipart,
@@ -169,9 +179,35 @@ export function generateSpecs(): OperationSpec[] {
   return specs;
 }
 
+/**
+ * Every operation by id, in the contract's order: its method, path and credentials (all the SDK
+ * client needs to call one), whether it is a sandbox route or a multipart upload, and the
+ * resource module that defines it (src/contract/loaders.ts) — so that neither the client nor the
+ * server's router builds the contract's schemas (zod) to find a route. An endpoint of no
+ * resource module, or of two, stops the build.
+ */
+export async function generateOperations(): Promise<Record<string, OperationRoute>> {
+  const resourceOf = new Map<string, ResourceName>();
+  for (const [name, load] of Object.entries(RESOURCE_LOADERS) as [ResourceName, () => Promise<readonly AnyEndpoint[]>][]) {
+    for (const e of await load()) {
+      if (resourceOf.has(e.id)) throw new Error(`${e.id} is in two resource modules: ${resourceOf.get(e.id)} and ${name}`);
+      resourceOf.set(e.id, name);
+    }
+  }
+  const ops: Record<string, OperationRoute> = {};
+  for (const e of endpoints as readonly AnyEndpoint[]) {
+    const resource = resourceOf.get(e.id);
+    if (!resource) throw new Error(`${e.id} is in no resource module of src/contract/loaders.ts`);
+    ops[e.id] = { method: e.method, path: e.path, auth: e.auth, sandbox: !!e.sandbox, multipart: !!e.multipart, resource };
+  }
+  if (resourceOf.size !== Object.keys(ops).length) throw new Error('src/contract/loaders.ts has endpoints that src/contract/index.ts does not list');
+  return ops;
+}
+
 if (process.argv[2]) {
   const { writeFileSync, mkdirSync } = await import('node:fs');
-  const { dirname } = await import('node:path');
+  const { dirname, join } = await import('node:path');
   mkdirSync(dirname(process.argv[2]), { recursive: true });
   writeFileSync(process.argv[2], JSON.stringify(generateSpecs(), null, 1) + '\n');
+  writeFileSync(join(dirname(process.argv[2]), 'operations.json'), JSON.stringify(await generateOperations(), null, 1) + '\n');
 }

@@ -24,6 +24,8 @@ export interface FlagSpec {
   default?: unknown;
   /** the field takes null: the value `null` sends it (clears the field) */
   nullable?: boolean;
+  /** checked before sending: `url` is an absolute http(s) URL */
+  format?: 'url';
 }
 
 /** The pagination of a list: ranges and default, from the contract. */
@@ -45,6 +47,8 @@ export interface OperationSpec {
   columns: string[];
   /** fields of the response record that are money (integer cents), shown as R$ in tables */
   money: string[];
+  /** fields of the response record that are values to copy: tables print them whole below the box */
+  copy: string[];
   list: boolean;
   /** the response is a record whose field of this name is a page of a list (a statement's entries) */
   pages?: string;

@@ -1,34 +1,35 @@
 import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
+import { hinted } from '../hints.js';
 import { cents, currency, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
-import { MAX_INSTALLMENTS } from '../../domain/fees.js';
+import { MAX_CHARGE_AMOUNT, MAX_INSTALLMENTS } from '../../domain/fees.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
-import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 
 export const CHARGE_STATUSES = statusesOf('charge') as [StatusOf<'charge'>, ...StatusOf<'charge'>[]];
 export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const CUSTOMER_TYPES = ['individual', 'company'] as const;
 
-/** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. One cap
- *  for every way money is charged: POST /v1/charges, a payment link's amount (create and
- *  update), and the hosted checkout's payment. */
-export const MAX_CHARGE_AMOUNT = 1_000_000_000;
+export { MAX_CHARGE_AMOUNT };
 export const chargeCents = () => positiveCents().max(MAX_CHARGE_AMOUNT, { error: `must be at most ${MAX_CHARGE_AMOUNT} cents (R$ 10.000.000,00)` });
 
 const digitsOnly = (v: string) => v.replace(/[.\-/\s]/g, '');
+
+/** A CPF or CNPJ as typed: separators dropped. */
+const taxIdText = () => z.string({ error: 'must be a CPF (11 digits) or a CNPJ (14 characters)' }).transform(digitsOnly);
+/** A CPF or a CNPJ with real check digits, where no customer type says which (the hosted checkout's buyer). */
+export const anyTaxId = () => taxIdText().pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' }));
 
 export const customerInput = z
   .strictObject({
     name: nonEmpty(120),
     email: z.email({ error: 'must be an e-mail address' }).max(254),
-    tax_id: z
-      .string({ error: 'must be a CPF (11 digits) or a CNPJ (14 characters)' })
-      .transform(digitsOnly)
-      .pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' })),
+    // checked with the type, below: one message that names what the type needs
+    tax_id: taxIdText(),
     phone: z
       .string({ error: 'must be a phone number' })
       .transform((v) => v.replace(/[\s()-]/g, ''))
@@ -36,12 +37,14 @@ export const customerInput = z
     type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
   })
   .superRefine((c, ctx) => {
-    if (c.type === 'individual' && !isValidCpf(c.tax_id)) {
-      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CPF (11 digits) for an individual customer' });
-    }
-    if (c.type === 'company' && !isValidCnpj(c.tax_id.toUpperCase())) {
-      ctx.addIssue({ code: 'custom', path: ['tax_id'], message: 'must be a CNPJ (14 characters) for a company customer' });
-    }
+    if (typeof c.tax_id !== 'string') return;
+    const id = c.tax_id.toUpperCase();
+    const problem = (CUSTOMER_TYPES as readonly unknown[]).includes(c.type)
+      ? customerTaxIdProblem(id, c.type)
+      : isValidCpf(id) || isValidCnpj(id)
+        ? null
+        : 'must be a valid CPF or CNPJ (check digits)';
+    if (problem) ctx.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
   });
 
 export const itemInput = z.strictObject({
@@ -142,7 +145,7 @@ export const charge = z.object({
     .nullable()
     .describe('credit_card only'),
   pix: z
-    .object({ qr_code: z.string().describe('BR Code "copia e cola" payload'), expires_at: timestamp() })
+    .object({ qr_code: hinted(z.string().describe('BR Code "copia e cola" payload'), { copy: true }), expires_at: timestamp() })
     .nullable()
     .describe('pix only'),
   fee_amount: money().nullable().describe('MDR of the whole charge, set on capture'),

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { money, positiveCents, timestamp, uuid } from '../common.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
-import { CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS } from './charges.js';
+import { anyTaxId, CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS } from './charges.js';
 import { LINK_MAX_INSTALLMENTS } from './paymentLinks.js';
 
 /**
@@ -15,7 +15,7 @@ import { LINK_MAX_INSTALLMENTS } from './paymentLinks.js';
 export const checkoutCustomer = z.strictObject({
   name: customerInput.shape.name,
   email: customerInput.shape.email,
-  tax_id: customerInput.shape.tax_id,
+  tax_id: anyTaxId(),
   phone: customerInput.shape.phone,
 });
 

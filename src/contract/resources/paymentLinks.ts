@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
+import { hinted } from '../hints.js';
 import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { chargeCents } from './charges.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
@@ -94,7 +95,7 @@ export const paymentLink = z.object({
   title: z.string(),
   description: z.string().nullable(),
   amount: money().nullable().describe('cents; null when the buyer enters the value'),
-  checkout_url: z.url(),
+  checkout_url: hinted(z.url(), { copy: true }),
   currency: z.string(),
   product_type: z.string(),
   allowed_payment_methods: z.array(z.enum(LINK_PAYMENT_METHODS)),

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
+import { hinted } from '../hints.js';
 import { listQuery, qEnum, timestamp, uuid } from '../common.js';
-import { EVENT_NAMES } from '../events.js';
+import { DEFAULT_ROTATION_OVERLAP_S, EVENT_NAMES, MAX_ROTATION_OVERLAP_S } from '../events.js';
 
 /** Webhook endpoint statuses (the contract's lifecycle: a 410 answer or PATCH disables). */
 export const WEBHOOK_ENDPOINT_STATUSES = ['active', 'disabled'] as const;
@@ -13,48 +14,54 @@ export const URL_MAX = 2048;
 
 /** An http(s) URL without credentials in it (they would end up in logs and records). */
 export const webhookUrl = () =>
-  z
-    .string({ error: 'must be an http(s) URL' })
-    .trim()
-    .max(URL_MAX, { error: `must be at most ${URL_MAX} characters` })
-    .superRefine((v, ctx) => {
-      let u: URL;
-      try {
-        u = new URL(v);
-      } catch {
-        ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL, e.g. https://example.com/webhooks' });
-        return;
-      }
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-        ctx.addIssue({ code: 'custom', message: `must use http or https, not ${u.protocol.replace(/:$/, '')}` });
-      } else if (u.username || u.password) {
-        ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
-      } else if (u.hash) {
-        ctx.addIssue({ code: 'custom', message: 'must not contain a #fragment' });
-      }
-    });
+  hinted(
+    z
+      .string({ error: 'must be an http(s) URL' })
+      .trim()
+      .max(URL_MAX, { error: `must be at most ${URL_MAX} characters` })
+      .superRefine((v, ctx) => {
+        let u: URL;
+        try {
+          u = new URL(v);
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be an absolute http(s) URL, e.g. https://example.com/webhooks' });
+          return;
+        }
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+          ctx.addIssue({ code: 'custom', message: `must use http or https, not ${u.protocol.replace(/:$/, '')}` });
+        } else if (u.username || u.password) {
+          ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+        } else if (u.hash) {
+          ctx.addIssue({ code: 'custom', message: 'must not contain a #fragment' });
+        }
+      }),
+    { format: 'url' },
+  );
 
 /**
  * The events an endpoint subscribes to: names from the contract's list, or ['*'] for all.
  * Unknown names are refused all at once, each named. Duplicates are dropped.
  */
 export const webhookEvents = () =>
-  z
-    .array(z.string({ error: 'must be an event name' }), { error: "is required: a list of event names, or ['*']" })
-    .min(1, { error: "must list at least one event name, or '*'" })
-    .max(EVENT_NAMES.length + 1, { error: `must list at most ${EVENT_NAMES.length} event names` })
-    .superRefine((v, ctx) => {
-      const unknown = [...new Set(v.filter((n) => n !== '*' && !EVENT_SET.has(n)))];
-      if (unknown.length) {
-        ctx.addIssue({
-          code: 'custom',
-          message: `unknown event name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; allowed: '*' or ${EVENT_NAMES.join(', ')}`,
-        });
-      } else if (v.includes('*') && v.some((n) => n !== '*')) {
-        ctx.addIssue({ code: 'custom', message: "'*' already means every event; give it alone or list names" });
-      }
-    })
-    .transform((v) => [...new Set(v)]);
+  hinted(
+    z
+      .array(z.string({ error: 'must be an event name' }), { error: "is required: a list of event names, or ['*']" })
+      .min(1, { error: "must list at least one event name, or '*'" })
+      .max(EVENT_NAMES.length + 1, { error: `must list at most ${EVENT_NAMES.length} event names` })
+      .superRefine((v, ctx) => {
+        const unknown = [...new Set(v.filter((n) => n !== '*' && !EVENT_SET.has(n)))];
+        if (unknown.length) {
+          ctx.addIssue({
+            code: 'custom',
+            message: `unknown event name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}; allowed: '*' or ${EVENT_NAMES.join(', ')}`,
+          });
+        } else if (v.includes('*') && v.some((n) => n !== '*')) {
+          ctx.addIssue({ code: 'custom', message: "'*' already means every event; give it alone or list names" });
+        }
+      })
+      .transform((v) => [...new Set(v)]),
+    { values: ['*', ...EVENT_NAMES] },
+  );
 
 export const webhookEndpoint = z.object({
   id: uuid(),
@@ -83,9 +90,7 @@ export const webhookEndpointUpdate = z
     error: 'give at least one of status, url, events',
   });
 
-/** Longest overlap of a secret rotation (7 days); the default is 24 h. */
-export const MAX_ROTATION_OVERLAP_S = 7 * 86_400;
-export const DEFAULT_ROTATION_OVERLAP_S = 86_400;
+export { DEFAULT_ROTATION_OVERLAP_S, MAX_ROTATION_OVERLAP_S };
 
 export const webhookSecretRotate = z.strictObject({
   overlap_seconds: z

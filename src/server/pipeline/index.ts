@@ -14,7 +14,12 @@
  *   shape          shape.ts          the envelope (and its check against the contract in tests)
  *   log            log.ts            one line per request; errors mapped and logged once
  */
-import { endpoints, type AnyEndpoint } from '../../contract/index.js';
+import type { AnyEndpoint } from '../../contract/index.js';
+import type { OperationRoute } from '../../contract/endpoint.js';
+import { RESOURCE_LOADERS, type ResourceName } from '../../contract/loaders.js';
+// the contract's routes without their schemas (generated from it at build time): the pipeline
+// builds a resource's schemas when it first serves one of its endpoints (src/contract/loaders.ts)
+import operations from '#generated/operations.json' with { type: 'json' };
 import { runDueJobs } from '../due.js';
 import type { AppDeps, Handler, Principal } from '../context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from '../errors.js';
@@ -33,7 +38,10 @@ import { decodePath, Router } from './router.js';
 import { jsonAnswer, type Answer, type CoreRequest } from './request.js';
 import { shape } from './shape.js';
 
-type Route = { kind: 'api'; e: AnyEndpoint; h: Handler<AnyEndpoint> } | { kind: 'page'; h: PageHandler };
+/** An operation of the contract as the router knows it: its id and route, not its schemas. */
+type RouteEntry = OperationRoute & { id: string };
+
+type Route = { kind: 'api'; entry: RouteEntry; h: Handler<AnyEndpoint> } | { kind: 'page'; h: PageHandler };
 
 const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
 
@@ -42,13 +50,28 @@ export type Pipeline = (req: CoreRequest) => Promise<Answer>;
 export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
   const router = new Router<Route>();
   const table = handlers as Record<string, Handler<AnyEndpoint> | undefined>;
-  for (const e of endpoints as readonly AnyEndpoint[]) {
-    const h = table[e.id];
-    if (!h) throw new Error(`no handler for endpoint ${e.id}`);
+  for (const [id, route] of Object.entries(operations)) {
+    const h = table[id];
+    if (!h) throw new Error(`no handler for endpoint ${id}`);
     // sandbox routes do not exist in production: a 404, not a 405
-    if (e.sandbox && deps.mode === 'production') continue;
-    router.add(e.method, e.path, { kind: 'api', e, h }, true);
+    if (route.sandbox && deps.mode === 'production') continue;
+    router.add(route.method, route.path, { kind: 'api', entry: { id, ...route }, h }, true);
   }
+  // Each resource's endpoints with their schemas, made when one of them is first served; a
+  // served endpoint is then found without waiting.
+  const endpointsById = new Map<string, AnyEndpoint>();
+  const resourcesLoading = new Map<ResourceName, Promise<void>>();
+  const endpointOf = async (r: RouteEntry): Promise<AnyEndpoint> => {
+    let loading = resourcesLoading.get(r.resource);
+    if (!loading) {
+      loading = RESOURCE_LOADERS[r.resource]().then((list) => {
+        for (const x of list as readonly AnyEndpoint[]) endpointsById.set(x.id, x);
+      });
+      resourcesLoading.set(r.resource, loading);
+    }
+    await loading;
+    return endpointsById.get(r.id)!;
+  };
   for (const p of pages) router.add(p.method, p.path, { kind: 'page', h: p.handle });
 
   const clients = new ClientAddresses(() => deps.trustProxy);
@@ -73,7 +96,7 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
       out =
         route.kind === 'page'
           ? await route.h({ deps, params: match.params, head: req.method === 'HEAD', origin: () => req.origin() })
-          : await api(req, route.e, route.h, match.params, requestId);
+          : await api(req, endpointsById.get(route.entry.id) ?? (await endpointOf(route.entry)), route.h, match.params, requestId);
     } catch (err) {
       // a cut-off request is not an internal error: no error entry, no stack (logged as 499)
       out =

@@ -1,4 +1,5 @@
-import { PAGE_DEFAULT, PER_PAGE_DEFAULT, type AnyEndpoint } from '../../contract/index.js';
+import type { AnyEndpoint } from '../../contract/index.js';
+import { PAGE_DEFAULT, PER_PAGE_DEFAULT } from '../../contract/common.js';
 import { UUID_RE } from '../../domain/ids.js';
 import { JSON_LIMIT, PUBLIC_JSON_LIMIT, parseJsonBody } from '../body.js';
 import type { PageRequest } from '../context.js';
@@ -8,14 +9,24 @@ import type { CoreRequest } from './request.js';
 
 const EMPTY = new Uint8Array(0);
 
-function resourceName(e: AnyEndpoint): string {
-  return e.tag.replace(/s$/, '') || 'resource';
+/** Path words whose resource has a name of its own (otherwise the word, singular, dashes as spaces). */
+const RESOURCE_NAMES: Record<string, string> = { 'api-keys': 'API key', endpoints: 'Webhook endpoint', checkout: 'Payment link' };
+
+/**
+ * The resource a path parameter names, for "… not found": `{charge_id}` a charge; `{id}` the
+ * path word before it (`/v1/sandbox/charges/{id}/pay` a charge, `/v1/api-keys/{id}` an API key).
+ */
+function resourceName(path: string, param: string): string {
+  const segments = path.split('/');
+  const word = param === 'id' ? (segments[segments.indexOf('{id}') - 1] ?? 'resource') : param.replace(/_id$/, '');
+  const name = RESOURCE_NAMES[word] ?? word.replace(/s$/, '').replace(/[-_]/g, ' ');
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** Path ids: a malformed UUID is a 404 of the resource, as an unknown one is. */
+/** Path ids: a malformed UUID is a 404 of the resource it names, as an unknown one is. */
 export function checkParams(e: AnyEndpoint, params: Record<string, string>): void {
   for (const k in params) {
-    if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(params[k]!)) throw new ApiError('not_found', `${resourceName(e)} not found`);
+    if ((k === 'id' || k.endsWith('_id')) && !UUID_RE.test(params[k]!)) throw new ApiError('not_found', `${resourceName(e.path, k)} not found`);
   }
 }
 

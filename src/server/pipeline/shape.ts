@@ -1,4 +1,5 @@
-import { envelope, listEnvelope, pagedEnvelope, type AnyEndpoint } from '../../contract/index.js';
+import type { AnyEndpoint } from '../../contract/index.js';
+import { envelope, listEnvelope, pagedEnvelope } from '../../contract/common.js';
 import { JsonText, RawAnswer, type AppDeps, type Page, type PagedRecord, type PageRequest } from '../context.js';
 import { keptAnswer, keptText, type StoredResponse } from '../idempotency.js';
 import { jsonAnswer, type Answer } from './request.js';

@@ -1,5 +1,4 @@
 /** The pages a load balancer and a client generator read: health, readiness, the OpenAPI document. */
-import { buildOpenApi } from '../../contract/openapi.js';
 import type { PageRoute } from './index.js';
 
 const json = (value: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
@@ -19,7 +18,11 @@ export const probePages: readonly PageRoute[] = [
     path: '/openapi.json',
     handle: async ({ deps, origin }) => {
       let doc = deps.caches.openapi.get('document');
-      if (!doc) deps.caches.openapi.set('document', (doc = buildOpenApi({ sandbox: deps.mode !== 'production' })));
+      if (!doc) {
+        // the whole contract's schemas, built only for this page
+        const { buildOpenApi } = await import('../../contract/openapi.js');
+        deps.caches.openapi.set('document', (doc = buildOpenApi({ sandbox: deps.mode !== 'production' })));
+      }
       return json({ ...doc, servers: [{ url: deps.publicBaseUrl ?? origin() }] });
     },
   },

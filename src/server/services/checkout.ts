@@ -14,7 +14,8 @@
  * address or IPv6 /64, the same in every process on the store) holds at most one use of a link
  * at a time (checkout_holds).
  */
-import { MAX_CHARGE_AMOUNT, type Charge, type ChargeCreate, type CheckoutChargeStatus, type CheckoutPayment, type CheckoutPayRequest } from '../../contract/index.js';
+import type { Charge, ChargeCreate, CheckoutChargeStatus, CheckoutPayment, CheckoutPayRequest } from '../../contract/index.js';
+import { MAX_CHARGE_AMOUNT } from '../../domain/fees.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
 import { clockOffset, serviceContext, type ServiceDeps } from '../context.js';

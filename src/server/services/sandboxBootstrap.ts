@@ -26,3 +26,17 @@ export async function sandboxCredentials(deps: ServiceDeps, keyName = 'cli'): Pr
     return { merchant_id: row.value, wallet_id: wallet!.id, ...keys };
   });
 }
+
+/**
+ * Whether a key pair kept for a data directory still opens that directory's sandbox merchant:
+ * an active key of it whose secret matches. A directory emptied and made again has a new
+ * sandbox merchant, and the kept keys then open nothing.
+ */
+export async function sandboxKeysValid(deps: ServiceDeps, keys: { public_key: string; secret_key: string }): Promise<boolean> {
+  const row = await deps.db.get<{ secret_hash: string }>(
+    `SELECT k.secret_hash FROM api_keys k JOIN meta m ON m.key = 'sandbox_merchant_id' AND m.value = k.merchant_id
+     WHERE k.public_key = ? AND k.is_active = 1`,
+    [keys.public_key],
+  );
+  return !!row && deps.keyring.verifySecret(keys.secret_key, row.secret_hash);
+}

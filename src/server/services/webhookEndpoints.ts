@@ -3,7 +3,8 @@
  * and the deliveries a disabled endpoint leaves are cancelled) and the delivery log (list,
  * redeliver). Delivery itself is src/server/webhooks/.
  */
-import { DEFAULT_ROTATION_OVERLAP_S, type WebhookDeliveryLog, type WebhookEndpoint } from '../../contract/resources/webhooks.js';
+import type { WebhookDeliveryLog, WebhookEndpoint } from '../../contract/resources/webhooks.js';
+import { DEFAULT_ROTATION_OVERLAP_S } from '../../contract/events.js';
 import type { Queryable, } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import { cancelEndpointDeliveries, MAX_ENDPOINTS_PER_MERCHANT } from '../webhooks/delivery.js';

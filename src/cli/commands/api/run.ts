@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { CliDeps } from '../../action.js';
-import { exitCodeForStatus, usage } from '../../errors.js';
+import { CliError, EXIT, exitCodeForStatus, usage } from '../../errors.js';
+import { printJson, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { AuthMode } from '../../../sdk/client.js';
 import type { RunEnv } from '../shape.js';
@@ -76,7 +77,12 @@ export async function apiCommand(g: Globals, methodArg: string, path: string, op
       auth: opts.auth as AuthMode,
       idempotencyKey: g.idempotencyKey,
     });
-    io.out((typeof r.body === 'string' ? r.body : JSON.stringify(r.body, null, 2)) + '\n');
+    const format = resolveFormat(g, io);
+    if (typeof r.body === 'string') {
+      // not JSON: printed as it came; there is nothing for --jq to filter
+      if (typeof format === 'object') throw new CliError(`--jq: the answer is not JSON (HTTP ${r.status}, ${r.headers['content-type'] ?? 'no content type'})`, EXIT.refused);
+      io.out(r.body + '\n');
+    } else await printJson(io, r.body, format);
     if (!g.quiet && r.status === 400) for (const line of rawFieldHints(raw, r.body)) io.err(line + '\n');
     return exitCodeForStatus(r.status);
   } finally {

@@ -53,7 +53,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     // birth dates are judged on the merchant's clock, as the service judges them
     const now = new Date(merchant.clock);
     const sub = await runOnboarding({ client: target.client, io, prompter, recorded, paint, id: flags.id, quiet: g.quiet, state, t, now: Number.isNaN(now.getTime()) ? new Date() : now });
-    await printData(io, sub, { format: resolveFormat(g, io), paint });
+    await printData(io, sub, { format: resolveFormat(g, io), paint, view: 'submerchants.get' });
     return EXIT.ok;
   } catch (e) {
     const code = reportError(io, g, e);

@@ -14,8 +14,9 @@ import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, EXIT, jsonErrors, reportError, usage } from '../../errors.js';
+import { checkHttpUrl } from '../../checks.js';
 import type { IO } from '../../io.js';
-import { painter, resolveFormat, type Painter } from '../../output.js';
+import { painter, printJson, resolveFormat, type Painter } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { randomCpf } from '../sandboxData.js';
 import { junitXml } from './junit.js';
@@ -39,15 +40,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
   if (o.webhookPort !== undefined && (!/^\d+$/.test(o.webhookPort) || Number(o.webhookPort) > 65535)) {
     throw usage(`--webhook-port must be a number from 0 to 65535, got '${o.webhookPort}'`);
   }
-  if (o.webhookUrl !== undefined) {
-    let u: URL;
-    try {
-      u = new URL(o.webhookUrl);
-    } catch {
-      throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`--webhook-url must be an http(s) URL, got '${o.webhookUrl}'`);
-  }
+  if (o.webhookUrl !== undefined) checkHttpUrl('--webhook-url', o.webhookUrl);
   const junitPath = o.junit ? resolve(io.cwd, o.junit) : undefined;
   const paint = await painter(g, io);
   const say = (s: string) => {
@@ -161,12 +154,8 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
 
 async function printSummary(g: Globals, io: IO, s: SmokeSummary, paint: Painter): Promise<void> {
   const format = resolveFormat(g, io);
-  if (format === 'json') {
-    io.out(JSON.stringify(s, null, 2) + '\n');
-    return;
-  }
-  if (format === 'jsonl') {
-    io.out(JSON.stringify(s) + '\n');
+  if (format !== 'table') {
+    await printJson(io, s, format);
     return;
   }
   const { default: Table } = await import('cli-table3');

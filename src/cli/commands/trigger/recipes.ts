@@ -221,6 +221,13 @@ export class Maker {
     this.add('checkout_payment', p.receipt_id, `paid through the hosted checkout: ${p.status}`);
   }
 
+  /** The ids of a charge's receivables: what an anticipation of this trigger may take (never another charge's). */
+  async receivableIds(chargeId: string): Promise<string[]> {
+    const rs = (await this.client.call('receivables.list', { query: { charge_id: chargeId, per_page: 100 } })).data;
+    if (!rs.length) throw new CliError(`the charge ${chargeId} has no receivables to anticipate`, EXIT.refused);
+    return rs.map((r) => r.id);
+  }
+
   async anticipation(body: BodyOf<Operation<'anticipations.create'>>): Promise<{ id: string; status: string }> {
     const a = (await this.client.call('anticipations.create', { body })).data;
     this.add('anticipation', a.id, `${a.status}${a.refusal_reason ? `: ${a.refusal_reason}` : ''}`);
@@ -283,18 +290,20 @@ export const RECIPES: Record<EventName, Recipe> = {
     },
   },
   'anticipation.approved': {
-    creates: 'a captured card charge in 3 installments, then an anticipation of its receivables',
+    creates: "a captured card charge in 3 installments, then an anticipation of that charge's receivables",
     run: async (m) => {
       const c = await m.cardCharge({ amount: 30_000, installments: 3 });
       if (c.status !== 'captured') throw new CliError(`the card charge ${c.id} ended ${c.status}`, EXIT.refused);
-      const a = await m.anticipation({ amount: 30_000 });
+      const a = await m.anticipation({ receivable_ids: await m.receivableIds(c.id) });
       if (a.status !== 'approved') throw new CliError(`anticipation ${a.id} was ${a.status}`, EXIT.refused);
     },
   },
   'anticipation.refused': {
-    creates: 'an anticipation of 1 cent, which no receivable fits: refused',
+    creates: 'a captured card charge refunded in full, then an anticipation of its cancelled receivable: refused',
     run: async (m) => {
-      const a = await m.anticipation({ amount: 1 });
+      const c = await m.capturedCard();
+      await m.refund(c.id);
+      const a = await m.anticipation({ receivable_ids: await m.receivableIds(c.id) });
       if (a.status !== 'refused') throw new CliError(`anticipation ${a.id} was ${a.status}`, EXIT.refused);
     },
   },

@@ -1,5 +1,7 @@
 /** `mpay webhooks listen`: its flags (typed, in run.ts's ListenOptions) and their parsing; the work is in run.ts. */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { EVENT_NAMES } from '../../../contract/events.js';
+import { completesWith } from '../../optionValues.js';
 import { action, globalsOf, type CliDeps } from '../../action.js';
 import { group, runEnv } from '../shape.js';
 import type { ListenOptions } from './run.js';
@@ -9,7 +11,9 @@ export function register(program: Command, deps: CliDeps): void {
   webhooks
     .command('listen')
     .description('receive webhooks locally: registers a temporary endpoint, prints and verifies each event, optionally forwards it; Ctrl-C removes the endpoint')
-    .option('--events <names>', 'event names, comma-separated or repeated (default: *)', (v: string, p: string[] = []) => [...p, v])
+    .addOption(
+      completesWith(new Option('--events <names>', 'event names, comma-separated or repeated (default: *)').argParser((v: string, p: string[] = []) => [...p, v]), EVENT_NAMES),
+    )
     .option('--forward-to <url>', "forward each verified event (raw body and webhook-* headers) to your app and print its status")
     .option('--port <port>', 'port of the local receiver (default: any free port)')
     .option('--host <host>', 'interface of the local receiver', '127.0.0.1')

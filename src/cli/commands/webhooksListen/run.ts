@@ -11,9 +11,10 @@
  */
 import type { IO } from '../../io.js';
 import type { RunEnv } from '../shape.js';
-import { painter, resolveFormat } from '../../output.js';
+import { jq, painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
+import { checkChoices, checkHttpUrl } from '../../checks.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
 import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
 import { exitForSignal, onStopSignals, type SignalSource } from '../../signals.js';
@@ -33,26 +34,18 @@ export interface ListenDeps {
   signals?: NodeJS.EventEmitter;
 }
 
+/** Event names as the service takes them (and as `webhooks create --events` checks them). */
+const EVENT_CHOICES: readonly string[] = ['*', ...EVENT_NAMES];
+
 function parseEvents(raw: string[] | undefined): string[] {
   const names = (raw ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   if (!names.length) return ['*'];
-  const known = new Set<string>(EVENT_NAMES);
-  const unknown = names.filter((n) => n !== '*' && !known.has(n));
-  if (unknown.length) throw usage(`--events: unknown event ${unknown.map((u) => `'${u}'`).join(', ')}; known: ${EVENT_NAMES.join(', ')} or *`);
+  checkChoices('--events', names, EVENT_CHOICES);
   if (names.includes('*') && names.length > 1) throw usage("--events: '*' cannot be combined with event names");
   return [...new Set(names)];
 }
 
-function checkUrl(flag: string, v: string | undefined): void {
-  if (v === undefined) return;
-  let u: URL;
-  try {
-    u = new URL(v);
-  } catch {
-    throw usage(`${flag} must be an http(s) URL, got '${v}'`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw usage(`${flag} must be an http(s) URL, got '${v}'`);
-}
+const checkUrl = (flag: string, v: string | undefined) => v === undefined || checkHttpUrl(flag, v);
 
 const hhmmss = (iso: string) => {
   const d = new Date(iso);
@@ -118,6 +111,8 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
 
     // With forwarding, an event's line waits for the app's answer so it can show it.
     const waiting = new Map<string, ReceivedEvent>();
+    // --jq: each line through jq, in the order the events came
+    let filtered: Promise<void> = Promise.resolve();
     const print = (r: ReceivedEvent, f?: ForwardedEvent) => {
       const id = r.event?.id ?? r.webhookId ?? null;
       if (lines === 'jsonl') {
@@ -129,7 +124,16 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
           if (f.error) rec.forward_error = f.error;
         }
         rec.event = r.event;
-        io.out(JSON.stringify(rec) + '\n');
+        if (typeof format !== 'object') io.out(JSON.stringify(rec) + '\n');
+        else {
+          // an event the filter fails on is named on stderr; the listener goes on
+          filtered = filtered.then(() =>
+            jq(rec, format.jq).then(
+              (text) => io.out(text),
+              (e: unknown) => io.err(`warning: event ${String(id)}: ${(e as Error).message}\n`),
+            ),
+          );
+        }
         return;
       }
       const mark = r.verified ? paint.green('✓ verified') : paint.red(`✗ ${r.error ?? 'not verified'}`);
@@ -149,6 +153,7 @@ export async function webhooksListen(g: Globals, o: ListenOptions, io: IO, deps:
       }
     }
     for (const r of waiting.values()) print(r);
+    await filtered;
     try {
       await l.close();
     } catch (e) {

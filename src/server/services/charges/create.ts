@@ -4,7 +4,8 @@
  * failed with a reason), so a crash leaves either nothing or the decided charge. A PIX charge
  * waits for its payment (src/server/services/charges/capture.ts payPixCharge) or expires.
  */
-import { MAX_CHARGE_AMOUNT, type ChargeCreate } from '../../../contract/resources/charges.js';
+import type { ChargeCreate } from '../../../contract/resources/charges.js';
+import { MAX_CHARGE_AMOUNT } from '../../../domain/fees.js';
 import { buildBrCode } from '../../../domain/brcode.js';
 import { PlanError } from '../../../domain/fees.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';

@@ -1,0 +1,21 @@
+/**
+ * Checks of flag values made before anything is sent, shared by the generated commands and the
+ * hand-written ones, so that one mistake gets one message (and exit 2) whichever command it is.
+ */
+import { usage } from './errors.js';
+
+/** An absolute http(s) URL, else a usage error naming the flag. */
+export function checkHttpUrl(flag: string, value: string): void {
+  let u: URL | undefined;
+  try {
+    u = new URL(value);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) throw usage(`${flag} must be an http(s) URL, got '${value}'`);
+}
+
+/** Each item one of `choices`, else a usage error naming the flag and the item. */
+export function checkChoices(flag: string, items: readonly string[], choices: readonly string[]): void {
+  for (const i of items) if (!choices.includes(i)) throw usage(`${flag}: '${i}' is not one of ${choices.join(', ')}`);
+}
