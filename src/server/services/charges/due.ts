@@ -1,4 +1,5 @@
 /** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
+import { authorizationExpiresAt, expiredAuthorizationsBefore } from '../../../domain/capture.js';
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import { transition } from '../../../store/transition.js';
 import type { DueContext } from '../../context.js';
@@ -6,7 +7,8 @@ import { emitEvent } from '../events.js';
 import { payReceivable } from './capture.js';
 import { decideCardCharge } from './card.js';
 import { loadCharge } from './rows.js';
-import { chargeRecord } from './view.js';
+import { ChargeView, chargeRecord } from './view.js';
+import { voidInTx } from './voids.js';
 
 /** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
 export async function settleDueReceivables(ctx: DueContext): Promise<number> {
@@ -66,4 +68,27 @@ export async function decidePendingCardCharges(ctx: DueContext): Promise<number>
   );
   for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
   return due.length;
+}
+
+/**
+ * Authorisations not captured within their days of the merchant's clock: voided with
+ * void_reason expired, voided_at the instant they expired (src/domain/capture.ts).
+ */
+export async function voidExpiredAuthorizations(ctx: DueContext): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'authorized' AND authorized_at <= ? ORDER BY authorized_at, id LIMIT ?",
+    [ctx.merchantId, expiredAuthorizationsBefore(now).toISOString(), ctx.deps.due.batch],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const { id } of due) {
+      const c = await loadCharge(q, ctx.merchantId, id, true);
+      if (c.status !== 'authorized' || !c.authorized_at) continue;
+      await voidInTx(q, ctx.deps, new ChargeView(c), 'expired', authorizationExpiresAt(new Date(c.authorized_at)), now);
+      n++;
+    }
+    return n;
+  });
 }
