@@ -85,11 +85,7 @@ async function authorize(q: Queryable, deps: ServiceDeps, charge: ChargeView, no
  */
 function partiesOfCapture(parties: readonly StoredParty[], captured: number): StoredParty[] {
   const remainder = Math.max(0, parties.findIndex((p) => p.takes_remainder === true));
-  const shares = captureShares(
-    parties.map((p) => p.share),
-    captured,
-    remainder,
-  );
+  const shares = captureShares(parties.map((p) => p.share), captured, remainder);
   return parties.map((p, i) => ({ ...p, share: shares[i]! }));
 }
 

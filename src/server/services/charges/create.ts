@@ -68,9 +68,9 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
 }
 
 /**
- * POST /v1/charges. Returns a card charge decided (captured, authorized or failed); a PIX charge pending. With an
- * `origin` (the hosted checkout) the charge remembers its payment link, whose use is counted
- * when the charge is captured.
+ * POST /v1/charges. Returns a card charge as decided (captured, authorized or failed); a PIX
+ * charge pending. With an `origin` (the hosted checkout) the charge remembers its payment link,
+ * whose use is counted when the charge is captured.
  */
 export async function createCharge(ctx: ServiceContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<ChargeView> {
   const { deps } = ctx;
