@@ -315,3 +315,26 @@ describe('refunds apply to the captured money only', () => {
     expect(r.body.error).toBe('invalid_state');
   });
 });
+
+describe('the contract describes it', () => {
+  it('OpenAPI: capture false on a card charge, the capture and void operations, the record’s new fields', async () => {
+    const doc = await (await env.rt.app.request('/openapi.json')).json();
+    const create = JSON.stringify(doc.paths['/v1/charges'].post.requestBody);
+    expect(create).toContain('"capture"');
+    const cap = doc.paths['/v1/charges/{id}/capture'].post;
+    expect(cap.operationId).toBe('charges.capture');
+    const amount = JSON.stringify(cap.requestBody.content['application/json'].schema);
+    expect(amount).toMatch(/"amount":\{[^}]*"minimum":1/);
+    expect(doc.paths['/v1/charges/{id}/void'].post.operationId).toBe('charges.void');
+    const record = JSON.stringify(doc);
+    for (const f of ['captured_amount', 'authorized_at', 'voided_at', 'void_reason']) expect(record).toContain(`"${f}"`);
+    expect(record).toContain('"authorized"');
+    expect(record).toContain('"voided"');
+  });
+
+  it('webhook endpoints subscribe to charge.authorized and charge.voided', async () => {
+    const r = await env.call('POST', '/v1/postbacks/endpoints', { url: 'https://shop.example.com/hooks', events: ['charge.authorized', 'charge.voided'] });
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.data.events).toEqual(['charge.authorized', 'charge.voided']);
+  });
+});
