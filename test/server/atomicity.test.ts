@@ -150,6 +150,21 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     expect(res.body.data.map((x: { id: string }) => x.id).sort()).toEqual([a.id, b.id].sort());
   });
 
+  it('capture of an authorisation past its 7 days that the due work has not reached: voided (charge and event) or nothing, and a 409', async () => {
+    // a request that skips the due work, as one within the production window may
+    await env.close();
+    env = await faultyEnv({ due: { batch: 100, skip: () => true, ran: () => undefined, wrote: () => undefined } });
+    env.rt.deps.log = () => undefined;
+    const a = (await cardCharge(env, 10000, 1, { capture: false })).body.data;
+    env.clock.advance(7 * 86_400_000);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${a.id}/capture`));
+    expect(writes).toBe(2);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    const row = await env.rt.deps.db.get('SELECT status, void_reason FROM charges WHERE id = ?', [a.id]);
+    expect(row).toEqual({ status: 'voided', void_reason: 'expired' });
+    expect(await env.rt.deps.db.all('SELECT id FROM receivables')).toEqual([]);
+  });
+
   it('card charge: created and decided in one transaction, so a crash before any of its writes leaves nothing', async () => {
     const token = (await cardCharge(env, 100)).body.data; // tokenizes and charges once
     expect(token.status).toBe('captured');

@@ -285,6 +285,34 @@ describe('an authorisation not captured within 7 days of the merchant clock is v
   });
 });
 
+describe('an authorisation past its 7 days is neither captured nor voided, even before the due work reaches it', () => {
+  it('capture and void of an expired authorisation the due work has not voided yet: 409 invalid_state, and it is voided (expired)', async () => {
+    await env.close();
+    env = await testEnv({ due: new SameInstantDue(1) }); // one authorisation voided per request
+    const token = await tokenize(env);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await env.call('POST', '/v1/charges', chargeBody(1000 + i, { payment_method: 'credit_card', capture: false, payment_details: { token } }));
+      ids.push(r.body.data.id);
+    }
+    env.clock.advance(7 * DAY);
+    const status = async (id: string) => (await env.rt.deps.db.get<{ status: string; void_reason: string | null }>('SELECT status, void_reason FROM charges WHERE id = ?', [id]))!;
+    const cap = await capture(ids[3]!);
+    expect(cap.status, JSON.stringify(cap.body)).toBe(409);
+    expect(cap.body.error).toBe('invalid_state');
+    expect(cap.body.message).toMatch(/expired/);
+    expect(await status(ids[3]!)).toEqual({ status: 'voided', void_reason: 'expired' });
+    const v = await voidIt(ids[2]!);
+    expect(v.status, JSON.stringify(v.body)).toBe(409);
+    expect(v.body.message).toMatch(/expired/);
+    expect(await status(ids[2]!)).toEqual({ status: 'voided', void_reason: 'expired' });
+    expect(await receivablesOf(env, ids[3]!)).toEqual([]);
+    expect(await eventsOf(ids[3]!)).toEqual(['charge.pending', 'charge.authorized', 'charge.voided']);
+    const ev = await env.rt.deps.db.get<{ data: string }>("SELECT data FROM events WHERE charge_id = ? AND type = 'charge.voided'", [ids[3]!]);
+    expect(JSON.parse(ev!.data)).toMatchObject({ status: 'voided', void_reason: 'expired', voided_at: new Date(env.clock.now().getTime()).toISOString() });
+  });
+});
+
 describe('refunds apply to the captured money only', () => {
   it('after a partial capture: what is left is captured_amount − refunded_amount, shares of the captured total', async () => {
     const sub = await addSubmerchant(env);

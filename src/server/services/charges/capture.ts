@@ -16,6 +16,7 @@ import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
 import { recordLinkUse } from '../paymentLinks.js';
+import { expireInTx } from './voids.js';
 import { planOf } from './parties.js';
 import { loadCharge, receivableRecord, type ReceivableRow, type StoredParty } from './rows.js';
 import { ChargeView } from './view.js';
@@ -203,12 +204,15 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
  * POST /v1/charges/{id}/capture: captures an authorised charge once, `amount` cents of it (1 to
  * the authorised amount, default all), in one transaction that locks the charge. The rest of the
  * authorisation is released: nothing was held in any wallet. A charge in any other status is
- * 409 invalid_state (a charge captured at once, or already captured, is captured once).
+ * 409 invalid_state (a charge captured at once, or already captured, is captured once), and so
+ * is an authorisation past its days, which this voids as expired (voids.ts expireInTx).
  */
 export async function captureCharge(ctx: ServiceContext, id: string, body: ChargeCaptureRequest = {}): Promise<ChargeView> {
   const now = ctx.now();
-  return ctx.db.tx(async (q) => {
+  const out = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
+    const expired = await expireInTx(q, ctx.deps, c, now);
+    if (expired) return expired;
     if (c.status !== 'authorized') {
       throw new ApiError('invalid_state', `cannot capture a charge that is '${c.status}': only an 'authorized' charge (created with capture false) is captured, once`);
     }
@@ -222,4 +226,7 @@ export async function captureCharge(ctx: ServiceContext, id: string, body: Charg
       throw e;
     }
   });
+  // an authorisation past its days: voided (expired) by that transaction, and refused
+  if (out instanceof ApiError) throw out;
+  return out;
 }

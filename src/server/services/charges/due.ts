@@ -1,5 +1,5 @@
 /** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
-import { authorizationExpiresAt, expiredAuthorizationsBefore } from '../../../domain/capture.js';
+import { expiredAuthorizationsBefore } from '../../../domain/capture.js';
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import { transition } from '../../../store/transition.js';
 import type { DueContext } from '../../context.js';
@@ -7,8 +7,8 @@ import { emitEvent } from '../events.js';
 import { payReceivable } from './capture.js';
 import { decideCardCharge } from './card.js';
 import { loadCharge } from './rows.js';
-import { ChargeView, chargeRecord } from './view.js';
-import { voidInTx } from './voids.js';
+import { chargeRecord } from './view.js';
+import { expireInTx } from './voids.js';
 
 /** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
 export async function settleDueReceivables(ctx: DueContext): Promise<number> {
@@ -84,10 +84,7 @@ export async function voidExpiredAuthorizations(ctx: DueContext): Promise<number
   return ctx.db.tx(async (q) => {
     let n = 0;
     for (const { id } of due) {
-      const c = await loadCharge(q, ctx.merchantId, id, true);
-      if (c.status !== 'authorized' || !c.authorized_at) continue;
-      await voidInTx(q, ctx.deps, new ChargeView(c), 'expired', authorizationExpiresAt(new Date(c.authorized_at)), now);
-      n++;
+      if (await expireInTx(q, ctx.deps, await loadCharge(q, ctx.merchantId, id, true), now)) n++;
     }
     return n;
   });
