@@ -302,7 +302,7 @@ describe('an authorisation past its 7 days is neither captured nor voided, even 
     expect(cap.body.error).toBe('invalid_state');
     expect(cap.body.message).toMatch(/expired/);
     expect(await status(ids[3]!)).toEqual({ status: 'voided', void_reason: 'expired' });
-    const v = await voidIt(ids[2]!);
+    const v = await voidIt(ids[2]!, { 'idempotency-key': 'late-void' }); // under a key too: the void is kept with the refusal
     expect(v.status, JSON.stringify(v.body)).toBe(409);
     expect(v.body.message).toMatch(/expired/);
     expect(await status(ids[2]!)).toEqual({ status: 'voided', void_reason: 'expired' });
