@@ -28,6 +28,23 @@ const eventsOf = async (id: string) =>
   (await env.rt.deps.db.all<{ type: string }>('SELECT type FROM events WHERE charge_id = ? ORDER BY id', [id])).map((e) => e.type);
 const entries = async () => (await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM wallet_entries'))!.n;
 
+/**
+ * A fresh env whose due work voids `batch` authorisations per request, with `n` authorisations
+ * made at one instant and the clock moved to the instant they expire. Their ids, oldest first.
+ */
+async function expiredAuthorizations(n: number, batch: number): Promise<string[]> {
+  await env.close();
+  env = await testEnv({ due: new SameInstantDue(batch) });
+  const token = await tokenize(env);
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await env.call('POST', '/v1/charges', chargeBody(1000 + i, { payment_method: 'credit_card', capture: false, payment_details: { token } }));
+    ids.push(r.body.data.id);
+  }
+  env.clock.advance(7 * DAY);
+  return ids;
+}
+
 describe('authorise: capture false', () => {
   it('an approved card is authorized: no fee yet, no receivables, nothing in any wallet; events charge.pending then charge.authorized', async () => {
     const r = await authorize(10000, 3);
@@ -266,15 +283,7 @@ describe('an authorisation not captured within 7 days of the merchant clock is v
   });
 
   it('in batches of the due policy: each request voids at most one batch', async () => {
-    await env.close();
-    env = await testEnv({ due: new SameInstantDue(2) });
-    const token = await tokenize(env);
-    const ids: string[] = [];
-    for (let i = 0; i < 5; i++) {
-      const r = await env.call('POST', '/v1/charges', chargeBody(1000 + i, { payment_method: 'credit_card', capture: false, payment_details: { token } }));
-      ids.push(r.body.data.id);
-    }
-    env.clock.advance(7 * DAY);
+    await expiredAuthorizations(5, 2);
     const voided = async () => (await env.rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM charges WHERE status = 'voided'"))!.n;
     await env.call('GET', '/v1/merchant');
     expect(Number(await voided())).toBe(2);
@@ -287,15 +296,7 @@ describe('an authorisation not captured within 7 days of the merchant clock is v
 
 describe('an authorisation past its 7 days is neither captured nor voided, even before the due work reaches it', () => {
   it('capture and void of an expired authorisation the due work has not voided yet: 409 invalid_state, and it is voided (expired)', async () => {
-    await env.close();
-    env = await testEnv({ due: new SameInstantDue(1) }); // one authorisation voided per request
-    const token = await tokenize(env);
-    const ids: string[] = [];
-    for (let i = 0; i < 4; i++) {
-      const r = await env.call('POST', '/v1/charges', chargeBody(1000 + i, { payment_method: 'credit_card', capture: false, payment_details: { token } }));
-      ids.push(r.body.data.id);
-    }
-    env.clock.advance(7 * DAY);
+    const ids = await expiredAuthorizations(4, 1); // one authorisation voided per request
     const status = async (id: string) => (await env.rt.deps.db.get<{ status: string; void_reason: string | null }>('SELECT status, void_reason FROM charges WHERE id = ?', [id]))!;
     const cap = await capture(ids[3]!);
     expect(cap.status, JSON.stringify(cap.body)).toBe(409);
