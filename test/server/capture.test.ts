@@ -212,6 +212,20 @@ describe('capture', () => {
     await checkLedger(env);
   });
 
+  it('concurrent captures and a void of one authorisation: exactly one of them happens, the others are 409 invalid_state', async () => {
+    const c = (await authorize(10000, 2)).body.data;
+    const rs = await Promise.all([capture(c.id, { amount: 4000 }), capture(c.id), voidIt(c.id), capture(c.id, { amount: 9000 })]);
+    const ok = rs.filter((r) => r.status === 200);
+    expect(ok, JSON.stringify(rs.map((r) => r.body))).toHaveLength(1);
+    for (const r of rs.filter((x) => x.status !== 200)) expect([r.status, r.body.error]).toEqual([409, 'invalid_state']);
+    const after = (await env.call('GET', `/v1/charges/${c.id}`)).body.data;
+    expect(after).toEqual(ok[0]!.body.data);
+    const rec = await receivablesOf(env, c.id);
+    expect(rec.reduce((a, x) => a + Number(x.gross_amount), 0)).toBe(after.status === 'captured' ? after.captured_amount : 0);
+    expect((await eventsOf(c.id)).filter((t) => t === 'charge.captured' || t === 'charge.voided')).toHaveLength(1);
+    await checkLedger(env);
+  });
+
   it('is idempotent under an Idempotency-Key: the same key replays the answer (one capture), another body under it is a 409', async () => {
     const c = (await authorize(10000)).body.data;
     const first = await capture(c.id, { amount: 6000 }, { 'idempotency-key': 'cap-1' });
