@@ -1,6 +1,6 @@
 /**
  * Confirmation where money or data goes: the one helper every irreversible verb uses (refund,
- * delete, revoke, withdrawal create, PIN disable, profile removal). On a terminal it shows what
+ * void, delete, revoke, withdrawal create, PIN disable, profile removal). On a terminal it shows what
  * the verb acts on — amount, name, URL, not only the id — and asks, "no" by default; elsewhere
  * it needs --yes (a usage error, exit 2, before anything changes). "No" is `Cancelled` (exit 1).
  */
@@ -39,22 +39,40 @@ export async function confirmOrCancel(io: IO, yes: boolean | undefined, command:
 
 type Rec = Record<string, any>;
 
+/** A charge as a confirmation shows it: the line of the charge itself (amount, card, installments). */
+function chargeLine(c: Rec): string {
+  const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
+  return `charge ${c.id} (${c.status}), ${formatBRL(c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`;
+}
+
+const customerLine = (c: Rec) => `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`;
+
 /** The irreversible operations of the contract, and how each is described before it runs. */
 export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<string, string>, body: Rec | undefined) => Promise<Confirmation>> = {
   'charges.refund': async (client, { id }, body) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
-    const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
     const already = Number(c.refunded_amount ?? 0);
+    // what can be refunded is what was captured: the amount, or less after a partial capture
+    // (a server that has no captured_amount captures whole)
+    const captured = Number(c.captured_amount ?? c.amount);
     // --amount N refunds N cents; without it, all that is left
-    const amount = typeof body?.amount === 'number' ? body.amount : Number(c.amount) - already;
+    const amount = typeof body?.amount === 'number' ? body.amount : captured - already;
     return {
       question: `Refund ${formatBRL(amount)} to ${c.customer?.name ?? 'the customer'}?`,
       facts: [
-        `charge ${c.id} (${c.status}), ${formatBRL(c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`,
-        ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(Number(c.amount) - already)}`] : []),
-        `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`,
+        chargeLine(c),
+        ...(captured !== Number(c.amount) ? [`captured ${formatBRL(captured)} of it`] : []),
+        ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(captured - already)}`] : []),
+        customerLine(c),
         `created ${c.created_at}`,
       ],
+    };
+  },
+  'charges.void': async (client, { id }) => {
+    const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
+    return {
+      question: `Void the authorisation of ${formatBRL(c.amount)} from ${c.customer?.name ?? 'the customer'}? It can no longer be captured.`,
+      facts: [chargeLine(c), ...(c.authorized_at ? [`authorised ${c.authorized_at}`] : []), customerLine(c)],
     };
   },
   'apiKeys.revoke': async (client, { id }) => {

@@ -40,6 +40,8 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     const o = new Option(`--${f.flag} ${placeholder(f)}`, flagDescription(f));
     if (f.type === 'string[]') o.argParser((v: string, prev: string[] = []) => [...prev, v]);
     cmd.addOption(o);
+    // a boolean field has its negation too: --no-capture is --capture false
+    if (f.type === 'boolean') cmd.addOption(new Option(`--no-${f.flag}`, `the same as --${f.flag} false`));
   }
   if (spec.raw) cmd.option('--out <file>', 'write the bytes to this file instead of stdout');
   if (spec.waitWith) {

@@ -1,9 +1,11 @@
 /** Event names of the contract. An endpoint subscribes to a list of these, or to '*'. */
 export const EVENT_NAMES = [
   'charge.pending',
+  'charge.authorized',
   'charge.captured',
   'charge.failed',
   'charge.refunded',
+  'charge.voided',
   'receivable.paid',
   'withdrawal.pending',
   'withdrawal.completed',

@@ -188,8 +188,9 @@ export function anticipationFee(net: number, days: number): number {
 }
 
 /**
- * What a party whose net at capture is `net` gives back when the refunded total of a charge of
- * `total` cents goes from `before` to `after`: ⌊net × after / total⌋ − ⌊net × before / total⌋.
+ * What a party whose net at capture is `net` gives back when the refunded total of a charge
+ * whose captured amount is `total` cents goes from `before` to `after`:
+ * ⌊net × after / total⌋ − ⌊net × before / total⌋.
  * The parts of successive refunds telescope, so after refunds adding up to R the party has given
  * back exactly ⌊net × R / total⌋, and a full refund takes all of its net. Exact (BigInt).
  */

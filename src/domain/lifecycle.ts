@@ -5,7 +5,8 @@
  * compares-and-sets the row. A move the table does not allow is a 409 `invalid_state`.
  */
 export const LIFECYCLES = {
-  charge: { pending: ['captured', 'failed'], captured: ['refunded'], failed: [], refunded: [] },
+  // authorized: a card charge created with capture false, captured later (once) or voided
+  charge: { pending: ['authorized', 'captured', 'failed'], authorized: ['captured', 'voided'], captured: ['refunded'], failed: [], refunded: [], voided: [] },
   // cancelled (an extension): the charge was refunded before the receivable settled
   receivable: { pending: ['paid', 'anticipated', 'cancelled'], paid: [], anticipated: [], cancelled: [] },
   withdrawal: { pending: ['processing', 'failed'], processing: ['completed', 'failed'], completed: [], failed: [] },
@@ -84,6 +85,7 @@ export const STATUS_TONES: Record<AnyStatus, Tone> = {
   under_review: 'waiting',
   scheduled: 'waiting',
   anticipated: 'waiting',
+  authorized: 'waiting',
   captured: 'good',
   paid: 'good',
   completed: 'good',
@@ -100,6 +102,7 @@ export const STATUS_TONES: Record<AnyStatus, Tone> = {
   exhausted: 'aside',
   inactive: 'aside',
   replaced: 'aside',
+  voided: 'aside',
 };
 
 /** The tone of a status string, if it is a status of some lifecycle. */

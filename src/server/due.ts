@@ -10,12 +10,14 @@ import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
 import { purgeUnattachedUploads } from './services/uploadQuota.js';
-import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables } from './services/charges/due.js';
+import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables, voidExpiredAuthorizations } from './services/charges/due.js';
 
 /** Time-based moves, each one bounded batch per call (deps.due.batch items, one transaction per batch). */
 export const dueWork: DueJob[] = [
   decidePendingCardCharges,
   expireDuePixCharges,
+  // card authorisations not captured within their days → voided (expired)
+  voidExpiredAuthorizations,
   settleDueReceivables,
   // sandbox payout rail: pending → processing → completed | failed (src/domain/sandboxPayouts.ts)
   (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),

@@ -3,6 +3,7 @@ import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationErro
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
+import { CPF, tokenize } from '../helpers/money.js';
 
 let env: TestEnv;
 let server: RunningServer;
@@ -80,6 +81,31 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     expect(ok.envelope.data?.secret_key).toMatch(/^sk_test_/);
     // @ts-expect-error a known id's body is checked here too
     await client().exchange('apiKeys.create', { body: { title: 'x' } });
+  });
+
+  it('authorises a card charge (capture false), captures part of it once, and voids another: typed operations', async () => {
+    const token = await tokenize(env);
+    const sale = (amount: number) =>
+      client().call('charges.create', {
+        body: {
+          amount,
+          product_type: 'digital',
+          customer: { name: 'Ana Souza', email: 'ana@example.com', tax_id: CPF, phone: '+5511987654321', type: 'individual' },
+          items: [{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }],
+          payment_method: 'credit_card',
+          payment_details: { token, installments: 1 },
+          capture: false,
+        },
+      });
+    const a = (await sale(10000)).data;
+    expect(a).toMatchObject({ status: 'authorized', captured_amount: null });
+    const captured = await client().call('charges.capture', { params: { id: a.id }, body: { amount: 6000 } });
+    expect(captured.data).toMatchObject({ status: 'captured', captured_amount: 6000, fee_amount: 179 });
+    await expect(client().call('charges.capture', { params: { id: a.id }, body: {} })).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
+    const b = (await sale(5000)).data;
+    await expect(client().call('charges.capture', { params: { id: b.id }, body: { amount: 5001 } })).rejects.toMatchObject({ name: 'ValidationError', field: 'amount' });
+    const voided = await client().call('charges.void', { params: { id: b.id } });
+    expect(voided.data).toMatchObject({ status: 'voided', void_reason: 'requested' });
   });
 
   it('Tokenizer validates before sending and tokenizes with the public key', async () => {

@@ -93,6 +93,78 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     await checkLedger(env);
   });
 
+  it('authorisation: the charge written authorized with its two events, nothing else', async () => {
+    const body = chargeBody(10000, { payment_method: 'credit_card', capture: false, payment_details: { token: await tokenize(env), installments: 2 } });
+    // writes: the charge (already authorized), charge.pending with charge.authorized (one INSERT)
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', '/v1/charges', body));
+    expect(writes).toBe(2);
+    expect(res.body.data.status).toBe('authorized');
+    expect(await env.rt.deps.db.all('SELECT id FROM receivables')).toEqual([]);
+  });
+
+  it('partial capture with a split (charge, its scaled shares, receivables, event)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await cardCharge(env, 10000, 2, { capture: false, split_rules: [{ submerchant_id: sub.id, amount: 6000 }, { amount: 4000 }] });
+    expect(c.body.data.status).toBe('authorized');
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/capture`, { amount: 7501 }));
+    // the charge, 2 parties × 2 installments, charge.captured
+    expect(writes).toBe(1 + 4 + 1);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: 'captured', captured_amount: 7501 });
+    const sums = await env.rt.deps.db.get<{ g: number }>('SELECT SUM(gross_amount) AS g FROM receivables WHERE charge_id = ?', [c.body.data.id]);
+    expect(Number(sums!.g)).toBe(7501);
+  });
+
+  it('capture under an Idempotency-Key: claim, capture and kept answer in one transaction', async () => {
+    const c = await cardCharge(env, 10000, 1, { capture: false });
+    const keys = () => env.rt.deps.db.all<{ state: string }>("SELECT state FROM idempotency_keys WHERE key = 'cap-crash'");
+    const { writes, res } = await crashAtEveryWrite(async () => {
+      const r = await env.call('POST', `/v1/charges/${c.body.data.id}/capture`, {}, { 'idempotency-key': 'cap-crash' });
+      if (r.status === 500) expect(await keys()).toEqual([]);
+      return r;
+    });
+    // the charge, one receivable, charge.captured, the key with its kept answer
+    expect(writes).toBe(4);
+    expect(res.body.data.status).toBe('captured');
+    expect(await keys()).toEqual([{ state: 'done' }]);
+  });
+
+  it('void, asked for (charge and event) and under an Idempotency-Key (and the key)', async () => {
+    const a = await cardCharge(env, 10000, 1, { capture: false });
+    const plain = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${a.body.data.id}/void`));
+    expect(plain.writes).toBe(2);
+    expect(plain.res.body.data).toMatchObject({ status: 'voided', void_reason: 'requested' });
+    const b = await cardCharge(env, 10000, 1, { capture: false });
+    const keyed = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${b.body.data.id}/void`, undefined, { 'idempotency-key': 'void-crash' }));
+    expect(keyed.writes).toBe(3);
+    expect(keyed.res.body.data.status).toBe('voided');
+  });
+
+  it('expiry of two authorisations past their 7 days (due work: one transaction for the batch)', async () => {
+    const a = (await cardCharge(env, 10000, 1, { capture: false })).body.data;
+    const b = (await cardCharge(env, 5000, 1, { capture: false })).body.data;
+    env.clock.advance(7 * 86_400_000);
+    // a crash in due work is logged and the request still answers (200) with both still authorized
+    const { writes, res } = await crashAtEveryWrite(() => env.call('GET', '/v1/charges?status=voided'), 200);
+    expect(writes).toBe(2 * 2);
+    expect(res.body.data.map((x: { id: string }) => x.id).sort()).toEqual([a.id, b.id].sort());
+  });
+
+  it('capture of an authorisation past its 7 days that the due work has not reached: voided (charge and event) or nothing, and a 409', async () => {
+    // a request that skips the due work, as one within the production window may
+    await env.close();
+    env = await faultyEnv({ due: { batch: 100, skip: () => true, ran: () => undefined, wrote: () => undefined } });
+    env.rt.deps.log = () => undefined;
+    const a = (await cardCharge(env, 10000, 1, { capture: false })).body.data;
+    env.clock.advance(7 * 86_400_000);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${a.id}/capture`));
+    expect(writes).toBe(2);
+    expect(res.status, JSON.stringify(res.body)).toBe(409);
+    const row = await env.rt.deps.db.get('SELECT status, void_reason FROM charges WHERE id = ?', [a.id]);
+    expect(row).toEqual({ status: 'voided', void_reason: 'expired' });
+    expect(await env.rt.deps.db.all('SELECT id FROM receivables')).toEqual([]);
+  });
+
   it('card charge: created and decided in one transaction, so a crash before any of its writes leaves nothing', async () => {
     const token = (await cardCharge(env, 100)).body.data; // tokenizes and charges once
     expect(token.status).toBe('captured');

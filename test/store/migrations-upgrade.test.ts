@@ -4,6 +4,7 @@
  * - 620: every card token keeps its data, the tokens of one number may then be several, and
  *   the new match key is unique per merchant.
  * - 621: uploads a document of their merchant names count as attached; the others do not.
+ * - 730: charges captured before it were captured whole: captured_amount = amount.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -105,6 +106,26 @@ it('621 counts an upload as attached when a document of its merchant names it, h
       { key: 'a.png', attached_at: T },
       { key: 'b.png', attached_at: null },
       { key: 'c.png', attached_at: null },
+    ]);
+  } finally {
+    await r.close();
+  }
+});
+
+it('730 gives every charge captured before it captured_amount = amount, and none to the others', async () => {
+  const r = await raw();
+  const charge = (id: string, status: string) =>
+    `INSERT INTO charges (id, merchant_id, amount, currency, status, payment_method, product_type, installments, customer, items, split_rules, parties, created_at, updated_at, refunded_amount)
+       VALUES ('${id}', 'm1', 12345, 'BRL', '${status}', 'credit_card', 'digital', 1, '{}', '[]', '[]', '[]', '${T}', '${T}', ${status === 'refunded' ? 12345 : 0});`;
+  try {
+    await upgrade(r, 730, [MERCHANT, charge('c1', 'captured'), charge('c2', 'refunded'), charge('c3', 'failed'), charge('c4', 'pending')].join('\n'));
+    const rows = await r.all('SELECT id, captured_amount, authorized_at, voided_at, void_reason FROM charges ORDER BY id');
+    // PostgreSQL answers BIGINT as text
+    expect(rows.map((x) => ({ ...x, captured_amount: x.captured_amount === null ? null : Number(x.captured_amount) }))).toEqual([
+      { id: 'c1', captured_amount: 12345, authorized_at: null, voided_at: null, void_reason: null },
+      { id: 'c2', captured_amount: 12345, authorized_at: null, voided_at: null, void_reason: null },
+      { id: 'c3', captured_amount: null, authorized_at: null, voided_at: null, void_reason: null },
+      { id: 'c4', captured_amount: null, authorized_at: null, voided_at: null, void_reason: null },
     ]);
   } finally {
     await r.close();

@@ -6,6 +6,7 @@ import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { MAX_CHARGE_AMOUNT, MAX_INSTALLMENTS } from '../../domain/fees.js';
+import { AUTHORIZATION_VALID_DAYS, VOID_REASONS } from '../../domain/capture.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 
@@ -107,11 +108,21 @@ export const pixPaymentDetails = z.strictObject({
     .describe('seconds until the BR Code expires; default 3600'),
 });
 
+/** Card only: false authorises now and leaves the capture for POST /v1/charges/{id}/capture (or a void). */
+const cardCapture = z
+  .boolean({ error: 'must be true or false' })
+  .optional()
+  .describe(`false: authorise only; capture within ${AUTHORIZATION_VALID_DAYS} days with POST /v1/charges/{id}/capture, or void; default true`);
+/** PIX is captured when the buyer pays: it cannot be authorised only. */
+const pixCapture = z
+  .literal(true, { error: 'only credit_card charges can be authorised and captured later; a PIX charge is captured when it is paid (leave capture out)' })
+  .optional();
+
 export const chargeCreate = z.discriminatedUnion(
   'payment_method',
   [
-    z.strictObject({ ...chargeCommon, payment_method: z.literal('credit_card'), payment_details: cardDetails }),
-    z.strictObject({ ...chargeCommon, payment_method: z.literal('pix'), payment_details: pixPaymentDetails.optional() }),
+    z.strictObject({ ...chargeCommon, payment_method: z.literal('credit_card'), payment_details: cardDetails, capture: cardCapture }),
+    z.strictObject({ ...chargeCommon, payment_method: z.literal('pix'), payment_details: pixPaymentDetails.optional(), capture: pixCapture }),
   ],
   { error: `payment_method must be one of: ${PAYMENT_METHODS.join(', ')}` },
 );
@@ -153,9 +164,13 @@ export const charge = z.object({
   failure_code: z.string().nullable(),
   failure_reason: z.string().nullable(),
   captured_at: timestamp().nullable(),
+  captured_amount: money().nullable().describe('cents captured, set on capture: amount, or less after a partial capture (the rest of the authorisation is released)'),
+  authorized_at: timestamp().nullable().describe('when a charge created with capture false was authorised'),
+  voided_at: timestamp().nullable().describe('when the authorisation was voided'),
+  void_reason: z.enum(VOID_REASONS).nullable().describe(`requested (POST /v1/charges/{id}/void) or expired (not captured within ${AUTHORIZATION_VALID_DAYS} days)`),
   failed_at: timestamp().nullable(),
   refunded_at: timestamp().nullable().describe('when the charge became refunded (all of it)'),
-  refunded_amount: money().describe('cents refunded so far (0 to amount); status stays captured until it equals amount'),
+  refunded_amount: money().describe('cents refunded so far (0 to captured_amount); status stays captured until it equals captured_amount'),
   payment_link_id: uuid().nullable().describe('the payment link the buyer paid through (hosted checkout), else null'),
   created_at: timestamp(),
   updated_at: timestamp(),
@@ -168,6 +183,13 @@ export const refundCreate = z.strictObject({
     .describe('cents to refund, 1 to what is left to refund; default: all that is left'),
 });
 export type RefundCreate = z.infer<typeof refundCreate>;
+
+export const chargeCaptureRequest = z.strictObject({
+  amount: positiveCents()
+    .optional()
+    .describe('cents to capture, 1 to the authorised amount; default all of it (the rest of the authorisation is released)'),
+});
+export type ChargeCaptureRequest = z.infer<typeof chargeCaptureRequest>;
 
 export const refund = z.object({
   id: uuid(),
@@ -251,6 +273,41 @@ export const chargeEndpoints = [
       command: ['charges', 'refund'],
       example: 'mpay charges refund 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --amount 2500 --yes',
       columns: ['id', 'status', 'amount', 'refunded_amount', 'refunded_at'],
+    },
+  }),
+  endpoint({
+    id: 'charges.capture',
+    method: 'POST',
+    path: '/v1/charges/{id}/capture',
+    summary: `Capture an authorised card charge (created with capture false), once, in full or in part, within ${AUTHORIZATION_VALID_DAYS} days`,
+    auth: 'secret',
+    body: chargeCaptureRequest,
+    response: charge,
+    status: 200,
+    message: 'Charge captured',
+    tag: 'Charges',
+    idempotency: 'in-transaction',
+    cli: {
+      command: ['charges', 'capture'],
+      example: 'mpay charges capture 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --amount 7500',
+      columns: ['id', 'status', 'amount', 'captured_amount', 'fee_amount', 'net_amount', 'captured_at'],
+    },
+  }),
+  endpoint({
+    id: 'charges.void',
+    method: 'POST',
+    path: '/v1/charges/{id}/void',
+    summary: 'Void an authorised card charge: nothing is captured and the authorisation is released',
+    auth: 'secret',
+    response: charge,
+    status: 200,
+    message: 'Charge voided',
+    tag: 'Charges',
+    idempotency: 'in-transaction',
+    cli: {
+      command: ['charges', 'void'],
+      example: 'mpay charges void 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --yes',
+      columns: ['id', 'status', 'amount', 'void_reason', 'voided_at'],
     },
   }),
   endpoint({

@@ -1,11 +1,13 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
-import { payPixCharge } from '../services/charges/capture.js';
+import { AUTHORIZATION_VALID_DAYS } from '../../domain/capture.js';
+import { captureCharge, payPixCharge } from '../services/charges/capture.js';
 import { createCharge } from '../services/charges/create.js';
 import { refundCharge } from '../services/charges/refunds.js';
 import { loadCharge, refundRecord } from '../services/charges/rows.js';
 import { chargeJson } from '../services/charges/view.js';
+import { voidCharge } from '../services/charges/voids.js';
 import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
@@ -14,6 +16,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     const c = view.record;
     if (c.status === 'failed') ctx.message = `Charge failed: ${c.failure_code}`;
     else if (c.status === 'captured') ctx.message = 'Charge captured';
+    else if (c.status === 'authorized') ctx.message = `Charge authorized; capture it within ${AUTHORIZATION_VALID_DAYS} days (POST /v1/charges/${c.id}/capture) or void it`;
     else ctx.message = c.payment_method === 'pix' ? 'PIX charge created; waiting for payment' : 'Charge created; pending';
     return view.json();
   },
@@ -27,9 +30,18 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
 
   'charges.refund': async (ctx, { params, body }) => {
     const c = await refundCharge(ctx, params.id, body);
-    ctx.message = c.status === 'refunded' ? 'Charge refunded' : `Charge partly refunded: ${c.refunded_amount} of ${c.amount} cents`;
+    ctx.message = c.status === 'refunded' ? 'Charge refunded' : `Charge partly refunded: ${c.refunded_amount} of ${c.captured_amount} cents`;
     return c;
   },
+
+  'charges.capture': async (ctx, { params, body }) => {
+    const view = await captureCharge(ctx, params.id, body);
+    const c = view.record;
+    if (c.captured_amount !== c.amount) ctx.message = `Charge captured: ${c.captured_amount} of ${c.amount} cents; the rest of the authorisation is released`;
+    return view.json();
+  },
+
+  'charges.void': async (ctx, { params }) => (await voidCharge(ctx, params.id)).json(),
 
   'charges.refunds': async (ctx, { params, page }) => {
     // the charge must be this merchant's (404 otherwise), even when it has no refunds

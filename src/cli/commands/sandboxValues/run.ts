@@ -7,6 +7,7 @@
 import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../../domain/sandbox.js';
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { detectBrand } from '../../../domain/brands.js';
+import { AUTHORIZATION_VALID_DAYS } from '../../../domain/capture.js';
 import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
 import { usage } from '../../errors.js';
@@ -25,7 +26,7 @@ export interface SandboxValue {
   value: string;
   /** the resulting status or effect */
   outcome: string;
-  /** failure_code / failure_reason the record gets, when it fails */
+  /** failure_code / failure_reason the record gets when it fails (void_reason when it is voided) */
   code: string | null;
   detail: string;
 }
@@ -53,6 +54,21 @@ export function sandboxValueRows(): SandboxValue[] {
     value: 'a token whose card expired (merchant clock)',
     ...cardOutcome(sample, true),
     detail: `${decideFailureReason(sample, true)}; moving the sandbox clock past the expiry month makes a saved token fail`,
+  });
+
+  rows.push({
+    area: 'card',
+    value: 'capture: false (mpay charges create --no-capture)',
+    outcome: 'authorized',
+    code: null,
+    detail: `an approved card is authorised only (declining cards fail as above): capture it once within ${AUTHORIZATION_VALID_DAYS} days, all or part of it (\`mpay charges capture ID [--amount N]\`), or void it (\`mpay charges void ID\`); card only`,
+  });
+  rows.push({
+    area: 'card',
+    value: `an authorisation not captured within ${AUTHORIZATION_VALID_DAYS} days (merchant clock)`,
+    outcome: 'voided',
+    code: 'expired',
+    detail: `voided by the sandbox ${AUTHORIZATION_VALID_DAYS} × 24 h after authorized_at, with void_reason expired; \`mpay sandbox advance --days ${AUTHORIZATION_VALID_DAYS}\` gets there at once`,
   });
 
   rows.push({

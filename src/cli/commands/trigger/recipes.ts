@@ -85,11 +85,11 @@ export class Maker {
     };
   }
 
-  /** A card charge, waited for until it leaves pending. */
-  async cardCharge(o: { number?: string; amount?: number; installments?: number } = {}): Promise<Charge> {
+  /** A card charge, waited for until it leaves pending; with `capture: false`, authorised only. */
+  async cardCharge(o: { number?: string; amount?: number; installments?: number; capture?: boolean } = {}): Promise<Charge> {
     const amount = o.amount ?? 10_000;
     const token = await this.token(o.number);
-    const payment = { payment_method: 'credit_card', payment_details: { token, installments: o.installments ?? 1 } } as const;
+    const payment = { payment_method: 'credit_card', payment_details: { token, installments: o.installments ?? 1 }, ...(o.capture === false ? { capture: false } : {}) } as const;
     const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, payment) })).data;
     const final = c.status === 'pending'
       ? await this.until(`charge ${c.id}`, async () => (await this.client.call('charges.get', { params: { id: c.id } })).data, (x) => x.status !== 'pending')
@@ -108,6 +108,17 @@ export class Maker {
     const c = await this.cardCharge();
     if (c.status !== 'captured') throw new CliError(`the card charge ${c.id} ended ${c.status}, not captured`, EXIT.refused);
     return c;
+  }
+
+  async authorizedCard(): Promise<Charge> {
+    const c = await this.cardCharge({ capture: false });
+    if (c.status !== 'authorized') throw new CliError(`the card charge ${c.id} ended ${c.status}, not authorized`, EXIT.refused);
+    return c;
+  }
+
+  async voidCharge(chargeId: string): Promise<void> {
+    const r = (await this.client.call('charges.void', { params: { id: chargeId } })).data;
+    this.add('void', chargeId, `authorisation voided: charge ${r.status} (${r.void_reason})`);
   }
 
   async refund(chargeId: string): Promise<void> {
@@ -251,6 +262,7 @@ const declined = () => TEST_CARDS[0]!.number;
 
 export const RECIPES: Record<EventName, Recipe> = {
   'charge.pending': { creates: 'a PIX charge (pending until paid)', run: async (m) => void (await m.pixCharge()) },
+  'charge.authorized': { creates: 'a card token and a card charge created with capture false: authorized', run: async (m) => void (await m.authorizedCard()) },
   'charge.captured': { creates: 'a card token and a card charge, captured', run: async (m) => void (await m.capturedCard()) },
   'charge.failed': {
     creates: 'a card token of a declining test card and its charge, failed',
@@ -264,6 +276,10 @@ export const RECIPES: Record<EventName, Recipe> = {
     run: async (m) => {
       await m.refund((await m.capturedCard()).id);
     },
+  },
+  'charge.voided': {
+    creates: 'a card charge created with capture false (authorized), then its void',
+    run: async (m) => m.voidCharge((await m.authorizedCard()).id),
   },
   'receivable.paid': {
     creates: 'a captured card charge, then the merchant clock +35 days so its receivable settles (D+30 moved to a business day)',

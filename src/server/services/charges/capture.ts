@@ -1,18 +1,22 @@
 /**
- * A charge decided and captured: the sandbox acquirer's decision applied (captured or failed),
- * the receivables of a capture (one per installment and split party), a receivable paid into
- * its wallet, and the sandbox's payment of a PIX charge.
+ * A charge decided and captured: the sandbox acquirer's decision applied (captured, authorized
+ * or failed), the capture of an authorised charge (in full or in part), the receivables of a
+ * capture (one per installment and split party), a receivable paid into its wallet, and the
+ * sandbox's payment of a PIX charge.
  */
-import type { Charge } from '../../../contract/resources/charges.js';
+import type { Charge, ChargeCaptureRequest } from '../../../contract/resources/charges.js';
+import { captureShares } from '../../../domain/capture.js';
+import { PlanError } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
 import type { CardDecision } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
 import type { ServiceDeps, ServiceContext } from '../../context.js';
-import { ApiError } from '../../errors.js';
+import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
 import { recordLinkUse } from '../paymentLinks.js';
+import { expireInTx } from './voids.js';
 import { planOf } from './parties.js';
 import { loadCharge, receivableRecord, type ReceivableRow, type StoredParty } from './rows.js';
 import { ChargeView } from './view.js';
@@ -30,7 +34,8 @@ export interface FirstWrite {
 /**
  * Applies the acquirer's decision to a pending card charge inside the caller's transaction:
  * by an UPDATE of its row, or — `insert`, for a charge not yet written — by writing the row
- * in its decided state, and its charge.pending event with the decision's.
+ * in its decided state, and its charge.pending event with the decision's. An approved card is
+ * captured, or only authorised when `then` is 'authorize' (a charge created with capture false).
  */
 export async function decideInTx(
   q: Queryable,
@@ -40,8 +45,9 @@ export async function decideInTx(
   now: Date,
   baseUrl?: string,
   insert?: FirstWrite,
+  then: 'capture' | 'authorize' = 'capture',
 ): Promise<ChargeView> {
-  if (decision.approved) return capture(q, deps, charge, now, baseUrl, insert);
+  if (decision.approved) return then === 'authorize' ? authorize(q, deps, charge, now, insert) : capture(q, deps, charge, now, { baseUrl, insert });
   const row = charge.row;
   assertTransition('charge', row.status, 'failed');
   const ts = now.toISOString();
@@ -60,21 +66,68 @@ export async function decideInTx(
 }
 
 /**
- * pending → captured inside the caller's transaction: the charge's fee and net, one
+ * pending → authorized inside the caller's transaction: the card was approved and nothing is
+ * captured yet — no fee, no receivable, no wallet entry. Event charge.authorized.
+ */
+async function authorize(q: Queryable, deps: ServiceDeps, charge: ChargeView, now: Date, insert?: FirstWrite): Promise<ChargeView> {
+  const row = charge.row;
+  assertTransition('charge', row.status, 'authorized');
+  const ts = now.toISOString();
+  const out = charge.with({ status: 'authorized', authorized_at: ts, updated_at: ts });
+  if (insert) await insert.row(out);
+  else await transition(q, 'charge', row.id, row.status, 'authorized', { authorized_at: ts, updated_at: ts });
+  await emitEvents(q, deps.ids, [...(insert ? [insert.before] : []), { merchantId: row.merchant_id, type: 'charge.authorized', ...out.eventData, chargeId: row.id, at: now }]);
+  return out;
+}
+
+/**
+ * The parties of a capture of `captured` cents: each share scaled in proportion to the captured
+ * amount, the cents left over to the remainder party (src/domain/capture.ts captureShares).
+ */
+function partiesOfCapture(parties: readonly StoredParty[], captured: number): StoredParty[] {
+  const remainder = Math.max(0, parties.findIndex((p) => p.takes_remainder === true));
+  const shares = captureShares(parties.map((p) => p.share), captured, remainder);
+  return parties.map((p, i) => ({ ...p, share: shares[i]! }));
+}
+
+/**
+ * pending or authorized → captured inside the caller's transaction, for `amount` cents (default
+ * the charge's amount; less only for an authorised charge): the charge's fee and net, one
  * receivable per installment and split party, and for PIX the at-once settlement (each
  * receivable paid and its wallet credited, reference_type charge). Event charge.captured.
+ * A capture of less than the amount stores the parties' scaled shares (`parties`, and the
+ * split rules' amounts), which refunds of the charge then follow.
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
+ * Throws PlanError, before any write, when a receivable of the capture would net less than a cent.
  */
-async function capture(q: Queryable, deps: ServiceDeps, charge: ChargeView, now: Date, baseUrl?: string, insert?: FirstWrite): Promise<ChargeView> {
+async function capture(
+  q: Queryable,
+  deps: ServiceDeps,
+  charge: ChargeView,
+  now: Date,
+  opts: { baseUrl?: string; insert?: FirstWrite; amount?: number } = {},
+): Promise<ChargeView> {
+  const { baseUrl, insert } = opts;
   const row = charge.row;
   assertTransition('charge', row.status, 'captured');
-  const parties = json.from<StoredParty[]>(row.parties, []);
+  const stored = json.from<StoredParty[]>(row.parties, []);
+  const captured = opts.amount ?? Number(row.amount);
+  const partial = captured !== Number(row.amount);
+  const parties = partial ? partiesOfCapture(stored, captured) : stored;
   const plan = planOf(row.payment_method, Number(row.installments), parties);
   const ts = now.toISOString();
-  const out = charge.with({ status: 'captured', fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
-  if (insert) await insert.row(out);
-  else await transition(q, 'charge', row.id, row.status, 'captured', { fee_amount: plan.fee, net_amount: plan.net, captured_at: ts, updated_at: ts });
+  const set = { fee_amount: plan.fee, net_amount: plan.net, captured_amount: captured, captured_at: ts, updated_at: ts };
+  let out: ChargeView;
+  if (partial) {
+    const shares = { parties: JSON.stringify(parties), split_rules: JSON.stringify(charge.record.split_rules.map((r, i) => ({ ...r, amount: parties[i]!.share }))) };
+    out = new ChargeView({ ...row, status: 'captured', ...set, ...shares });
+    await transition(q, 'charge', row.id, row.status, 'captured', { ...set, ...shares });
+  } else {
+    out = charge.with({ status: 'captured', ...set });
+    if (insert) await insert.row(out);
+    else await transition(q, 'charge', row.id, row.status, 'captured', set);
+  }
   for (const pp of plan.parties) {
     const party = parties[pp.key]!;
     for (const inst of pp.installments) {
@@ -142,7 +195,38 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
     if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
       throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
     }
-    return capture(q, ctx.deps, new ChargeView(c), now, ctx.baseUrl);
+    return capture(q, ctx.deps, new ChargeView(c), now, { baseUrl: ctx.baseUrl });
   });
   return out.record;
+}
+
+/**
+ * POST /v1/charges/{id}/capture: captures an authorised charge once, `amount` cents of it (1 to
+ * the authorised amount, default all), in one transaction that locks the charge. The rest of the
+ * authorisation is released: nothing was held in any wallet. A charge in any other status is
+ * 409 invalid_state (a charge captured at once, or already captured, is captured once), and so
+ * is an authorisation past its days, which this voids as expired (voids.ts expireInTx).
+ */
+export async function captureCharge(ctx: ServiceContext, id: string, body: ChargeCaptureRequest = {}): Promise<ChargeView> {
+  const now = ctx.now();
+  const out = await ctx.db.tx(async (q) => {
+    const c = await loadCharge(q, ctx.merchantId, id, true);
+    const expired = await expireInTx(q, ctx.deps, c, now);
+    if (expired) return expired;
+    if (c.status !== 'authorized') {
+      throw new ApiError('invalid_state', `cannot capture a charge that is '${c.status}': only an 'authorized' charge (created with capture false) is captured, once`);
+    }
+    const authorized = Number(c.amount);
+    const amount = body.amount ?? authorized;
+    if (amount > authorized) throw invalid('amount', `must be at most ${authorized} cents, the authorised amount`);
+    try {
+      return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined });
+    } catch (e) {
+      if (e instanceof PlanError) throw invalid('amount', `${amount} cents is too little to capture: ${e.message}`);
+      throw e;
+    }
+  });
+  // an authorisation past its days: voided (expired) by that transaction, and refused
+  if (out instanceof ApiError) throw out;
+  return out;
 }

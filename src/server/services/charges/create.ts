@@ -1,8 +1,9 @@
 /**
  * POST /v1/charges: a charge inserted `pending` (event charge.pending). A card charge is decided
- * by the sandbox's test cards in that same transaction (captured with its receivables, or
- * failed with a reason), so a crash leaves either nothing or the decided charge. A PIX charge
- * waits for its payment (src/server/services/charges/capture.ts payPixCharge) or expires.
+ * by the sandbox's test cards in that same transaction (captured with its receivables — or,
+ * created with `capture: false`, only authorized — or failed with a reason), so a crash leaves
+ * either nothing or the decided charge. A PIX charge waits for its payment
+ * (src/server/services/charges/capture.ts payPixCharge) or expires.
  */
 import type { ChargeCreate } from '../../../contract/resources/charges.js';
 import { MAX_CHARGE_AMOUNT } from '../../../domain/fees.js';
@@ -67,9 +68,9 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
 }
 
 /**
- * POST /v1/charges. Returns a card charge in its final state; a PIX charge pending. With an
- * `origin` (the hosted checkout) the charge remembers its payment link, whose use is counted
- * when the charge is captured.
+ * POST /v1/charges. Returns a card charge as decided (captured, authorized or failed); a PIX
+ * charge pending. With an `origin` (the hosted checkout) the charge remembers its payment link,
+ * whose use is counted when the charge is captured.
  */
 export async function createCharge(ctx: ServiceContext, body: ChargeCreate, origin?: ChargeOrigin): Promise<ChargeView> {
   const { deps } = ctx;
@@ -146,6 +147,10 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       failure_code: null,
       failure_reason: null,
       captured_at: null,
+      captured_amount: null,
+      authorized_at: null,
+      voided_at: null,
+      void_reason: null,
       failed_at: null,
       refunded_at: null,
       payment_link_id: origin?.paymentLinkId ?? null,
@@ -160,7 +165,8 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     // The origin for links is only needed to count a payment link's use: asked for only then
     // (on the direct HTTP path, ctx.baseUrl builds a Web Request to read it from).
     if (card) {
-      return decideInTx(q, deps, view, card.decision, now, origin ? ctx.baseUrl : undefined, { row: (final) => insertCharge(q, final.row), before: created });
+      const then = body.payment_method === 'credit_card' && body.capture === false ? 'authorize' : 'capture';
+      return decideInTx(q, deps, view, card.decision, now, origin ? ctx.baseUrl : undefined, { row: (final) => insertCharge(q, final.row), before: created }, then);
     }
     await emitEvent(q, deps.ids, created);
     await insertCharge(q, inserted);

@@ -1,4 +1,5 @@
 /** The charges' time-based moves, run by due work (src/server/due.ts) on a merchant's clock. */
+import { expiredAuthorizationsBefore } from '../../../domain/capture.js';
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import { transition } from '../../../store/transition.js';
 import type { DueContext } from '../../context.js';
@@ -7,6 +8,7 @@ import { payReceivable } from './capture.js';
 import { decideCardCharge } from './card.js';
 import { loadCharge } from './rows.js';
 import { chargeRecord } from './view.js';
+import { expireInTx } from './voids.js';
 
 /** Receivables whose settlement date has come: paid, each credited to its wallet (reference_type receivable). */
 export async function settleDueReceivables(ctx: DueContext): Promise<number> {
@@ -66,4 +68,24 @@ export async function decidePendingCardCharges(ctx: DueContext): Promise<number>
   );
   for (const { id } of due) await decideCardCharge(ctx.deps, ctx.merchantId, id, ctx.now());
   return due.length;
+}
+
+/**
+ * Authorisations not captured within their days of the merchant's clock: voided with
+ * void_reason expired, voided_at the instant they expired (src/domain/capture.ts).
+ */
+export async function voidExpiredAuthorizations(ctx: DueContext): Promise<number> {
+  const now = ctx.now();
+  const due = await ctx.db.all<{ id: string }>(
+    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'authorized' AND authorized_at <= ? ORDER BY authorized_at, id LIMIT ?",
+    [ctx.merchantId, expiredAuthorizationsBefore(now).toISOString(), ctx.deps.due.batch],
+  );
+  if (!due.length) return 0;
+  return ctx.db.tx(async (q) => {
+    let n = 0;
+    for (const { id } of due) {
+      if (await expireInTx(q, ctx.deps, await loadCharge(q, ctx.merchantId, id, true), now)) n++;
+    }
+    return n;
+  });
 }

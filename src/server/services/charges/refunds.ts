@@ -17,12 +17,12 @@ import { chargeRecord } from './view.js';
 
 /**
  * A refund of a captured charge, in full or in part, all or nothing in one transaction that
- * locks the charge (so concurrent refunds never add up to more than its amount): `amount` is 1
- * to what is left to refund, default all of it.
+ * locks the charge (so concurrent refunds never add up to more than was captured): `amount` is
+ * 1 to what is left to refund (`captured_amount − refunded_amount`), default all of it.
  *
  * Each party gives back its net in proportion to what is refunded (`refundShare`: after
- * refunds adding up to R of a charge of amount T, a party whose net at capture is N has given
- * back ⌊N × R / T⌋). A party's part is taken first from its pending receivables, from the last
+ * refunds adding up to R of a charge whose captured amount is T, a party whose net at capture
+ * is N has given back ⌊N × R / T⌋; the parties are stored with their shares of the capture). A party's part is taken first from its pending receivables, from the last
  * installment backwards (a receivable is reduced, gross and net alike, or cancelled when all of
  * its net is taken), then debited from its wallet (reference_type refund). The refund that
  * completes the charge cancels every pending receivable left and debits what each party
@@ -37,12 +37,13 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     assertTransition('charge', c.status, 'refunded');
-    const total = Number(c.amount);
+    // only what was captured can be refunded (all of the amount, or less after a partial capture)
+    const total = Number(c.captured_amount);
     const before = Number(c.refunded_amount ?? 0);
     const left = total - before;
     const amount = body.amount ?? left;
     if (amount > left) {
-      throw invalid('amount', `must be at most ${left} cents, what is left to refund of this charge (${total} − ${before} already refunded)`);
+      throw invalid('amount', `must be at most ${left} cents, what is left to refund of this charge (${total} captured − ${before} already refunded)`);
     }
     const after = before + amount;
     const whole = after === total;

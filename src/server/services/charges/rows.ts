@@ -5,6 +5,7 @@
 import type { Charge, Refund } from '../../../contract/resources/charges.js';
 import type { Receivable } from '../../../contract/resources/receivables.js';
 import type { CardBrand } from '../../../domain/brands.js';
+import type { VoidReason } from '../../../domain/capture.js';
 import type { PaymentMethod } from '../../../domain/fees.js';
 import type { Queryable } from '../../../store/db.js';
 import { notFound } from '../../errors.js';
@@ -37,6 +38,11 @@ export interface ChargeRow {
   failure_code: string | null;
   failure_reason: string | null;
   captured_at: string | null;
+  /** cents captured (amount, or less after a partial capture); null until captured */
+  captured_amount: number | null;
+  authorized_at: string | null;
+  voided_at: string | null;
+  void_reason: VoidReason | null;
   failed_at: string | null;
   refunded_at: string | null;
   /** cents refunded so far (absent on a row built before its insert: 0) */
@@ -109,14 +115,14 @@ export async function loadCharge(q: Queryable, merchantId: string, id: string, l
   return row;
 }
 
-/** Writes a charge row as it is (pending, or already decided). */
+/** Writes a charge row as it is (pending, or already decided: captured, authorized or failed; never voided). */
 export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
   await q.run(
     `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
        installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
        card_holder_name, pix_qr_code, pix_expires_at, fee_amount, net_amount, failure_code, failure_reason, captured_at, failed_at,
-       payment_link_id, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       payment_link_id, created_at, updated_at, captured_amount, authorized_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       r.id,
       r.merchant_id,
@@ -149,6 +155,8 @@ export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
       r.payment_link_id,
       r.created_at,
       r.updated_at,
+      r.captured_amount,
+      r.authorized_at,
     ],
   );
 }
