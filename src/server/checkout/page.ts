@@ -57,7 +57,8 @@ export interface Rendered {
   headers: Record<string, string>;
 }
 
-function securityHeaders(nonce: string, imgOrigins: string[]): Record<string, string> {
+/** The headers of a page of the service: its Content-Security-Policy (scripts and styles by `nonce` only) and the rest. */
+export function securityHeaders(nonce: string, imgOrigins: string[]): Record<string, string> {
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -110,7 +111,8 @@ ${o.script ?? ''}</body>
 `;
 }
 
-const nonceOf = () => randomBytes(18).toString('base64');
+/** A fresh CSP nonce for one response. */
+export const nonceOf = () => randomBytes(18).toString('base64');
 
 export type UnavailableReason = 'not_found' | 'inactive' | 'expired' | 'exhausted' | 'unavailable';
 
