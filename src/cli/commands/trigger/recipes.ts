@@ -313,6 +313,7 @@ export const RECIPES: Record<EventName, Recipe> = {
   },
   'charge.failed': {
     creates: 'a card token of a declining test card and its charge, failed',
+    method: 'credit_card',
     run: async (m) => {
       const c = await m.cardCharge({ number: declined() });
       if (c.status !== 'failed') throw new CliError(`the charge with test card ${declined()} ended ${c.status}`, EXIT.refused);
@@ -320,6 +321,7 @@ export const RECIPES: Record<EventName, Recipe> = {
   },
   'charge.refunded': {
     creates: 'a captured card charge, then its full refund',
+    method: 'credit_card',
     run: async (m) => {
       await m.refund((await m.capturedCard()).id);
     },
