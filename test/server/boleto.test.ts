@@ -336,3 +336,23 @@ describe('boleto money', () => {
     expect((await env.call('GET', '/v1/charges?payment_method=boleto')).body.pagination.total).toBe(1);
   });
 });
+
+describe('the OpenAPI document', () => {
+  it('has the boleto body, the due-date terms of a PIX, the charge fields, and the sandbox pay and expire operations', async () => {
+    const doc = await (await env.rt.app.request('/openapi.json')).json();
+    const variants = doc.paths['/v1/charges'].post.requestBody.content['application/json'].schema.oneOf as Array<{ properties: Record<string, any>; required: string[] }>;
+    const method = (v: { properties: Record<string, any> }) => v.properties.payment_method.const ?? v.properties.payment_method.enum?.[0];
+    const boleto = variants.find((v) => method(v) === 'boleto')!;
+    expect(Object.keys(boleto.properties.payment_details.properties).sort()).toEqual(['discount', 'due_date', 'fine', 'instructions', 'interest', 'pay_until_days']);
+    expect(boleto.properties.customer.required).toContain('address');
+    expect(boleto.properties.customer.properties.address.required).toContain('zip_code');
+    const pix = variants.find((v) => method(v) === 'pix')!;
+    expect(pix.properties.payment_details.properties).toHaveProperty('due_date');
+    const record = doc.paths['/v1/charges/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(JSON.stringify(record)).toContain('digitable_line');
+    expect(JSON.stringify(record)).toContain('paid_amount');
+    const pay = doc.paths['/v1/sandbox/charges/{id}/pay'].post;
+    expect(Object.keys(pay.requestBody.content['application/json'].schema.properties).sort()).toEqual(['amount', 'paid_on']);
+    expect(doc.paths['/v1/sandbox/charges/{id}/expire'].post.operationId).toBe('charges.sandboxExpire');
+  });
+});
