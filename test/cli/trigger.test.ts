@@ -66,12 +66,15 @@ describe('mpay trigger', () => {
   }, 60_000);
 
   it('--payment-method a charge event cannot take is a usage error naming those it can, and creates nothing', () => {
+    const charges = () => (home.run(['charges', 'list', '--all', '-o', 'json']).json() as unknown[]).length;
+    const before = charges();
     const r = home.run(['trigger', 'charge.failed', '--payment-method', 'boleto']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('charge.failed takes --payment-method credit_card');
     const w = home.run(['trigger', 'withdrawal.failed', '--payment-method', 'pix']);
     expect(w.code).toBe(2);
     expect(w.stderr).toContain('takes no --payment-method');
+    expect(charges()).toBe(before);
   });
 
   it('an unknown event is a usage error naming the allowed ones', () => {

@@ -15,7 +15,7 @@ import { interleaved2of5Svg } from '../../domain/interleaved2of5.js';
 import { formatBRL } from '../../domain/money.js';
 import { formatTaxId } from '../../domain/taxid.js';
 import { SANDBOX_AGENCY } from '../../domain/boleto.js';
-import { escapeHtml, nonceOf, securityHeaders, type Rendered } from './page.js';
+import { escapeHtml, htmlDocument, nonceOf, securityHeaders, type Rendered } from './page.js';
 
 /** 2027-01-10 → 10/01/2027 */
 const br = (ymd: string) => ymd.split('-').reverse().join('/');
@@ -82,21 +82,7 @@ const SCRIPT = `(() => {
 })();`;
 
 function page(title: string, body: string, nonce: string, script = false): string {
-  return `<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(title)}</title>
-<link rel="icon" href="data:,">
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body>
-${body}
-${script ? `<script nonce="${nonce}">${SCRIPT}</script>\n` : ''}</body>
-</html>
-`;
+  return htmlDocument(title, `<style nonce="${nonce}">${STYLE}</style>`, `${body}\n${script ? `<script nonce="${nonce}">${SCRIPT}</script>\n` : ''}`);
 }
 
 const cell = (span: number, label: string, value: string, cls = '') =>

@@ -97,20 +97,25 @@ function shell(o: { title: string; nonce: string; theme: Theme; body: string; sc
   const { primary, summary } = o.theme;
   const focus = contrast(primary, '#FFFFFF') >= 3 ? primary : '#111827';
   const vars = `:root{--primary:${primary};--on-primary:${textOn(primary)};--summary:${summary};--on-summary:${textOn(summary)};--focus:${focus}}`;
+  const styles = `<link rel="stylesheet" href="/checkout/assets/${CHECKOUT_CSS.name}" integrity="${CHECKOUT_CSS.integrity}" nonce="${o.nonce}">
+<style nonce="${o.nonce}">${vars}</style>`;
+  return htmlDocument(o.title, styles, `${o.body}\n${o.script ?? ''}`);
+}
+
+/** A public page in pt-BR that search engines do not index: `head` is its styles, `body` what follows <body>. */
+export function htmlDocument(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="pt-BR">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(o.title)}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/checkout/assets/${CHECKOUT_CSS.name}" integrity="${CHECKOUT_CSS.integrity}" nonce="${o.nonce}">
-<style nonce="${o.nonce}">${vars}</style>
+${head}
 </head>
 <body>
-${o.body}
-${o.script ?? ''}</body>
+${body}</body>
 </html>
 `;
 }

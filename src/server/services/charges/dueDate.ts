@@ -26,6 +26,7 @@ import { ApiError, invalid } from '../../errors.js';
 import { emitEvent } from '../events.js';
 import { recordLinkUse } from '../paymentLinks.js';
 import { newSlip } from './boleto.js';
+import { eachPendingCharge } from './due.js';
 import { payPixCharge, payReceivable } from './capture.js';
 import { dueTermsOf, storedTerms, type StoredDuePayment, type StoredDueTerms } from './dueView.js';
 import { planOf, type PartyDraft } from './parties.js';
@@ -263,42 +264,19 @@ export async function expireSandboxCharge(ctx: ServiceContext, id: string): Prom
 /** Due work: boletos and PIX with a due date unpaid after their last payable day → expired. */
 export async function expireDueCharges(ctx: DueContext): Promise<number> {
   const now = ctx.now();
-  const due = await ctx.db.all<{ id: string }>(
-    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND due_expires_at IS NOT NULL AND due_expires_at <= ? AND sandbox_pays_at IS NULL ORDER BY due_expires_at, id LIMIT ?",
-    [ctx.merchantId, now.toISOString(), ctx.deps.due.batch],
-  );
-  if (!due.length) return 0;
-  return ctx.db.tx(async (q) => {
-    let n = 0;
-    for (const { id } of due) {
-      const c = await loadCharge(q, ctx.merchantId, id, true);
-      if (c.status !== 'pending') continue;
-      await expireInTx(q, ctx.deps, c, now);
-      n++;
-    }
-    return n;
+  return eachPendingCharge(ctx, 'due_expires_at IS NOT NULL AND due_expires_at <= ? AND sandbox_pays_at IS NULL', [now.toISOString()], 'due_expires_at', async (q, c) => {
+    await expireInTx(q, ctx.deps, c, now);
   });
 }
 
 /** Due work (sandbox): the `pays_late` payers whose day has come pay, the amount due that day. */
 export async function paySandboxLatePayers(ctx: DueContext): Promise<number> {
   if (ctx.deps.mode !== 'sandbox') return 0;
-  const due = await ctx.db.all<{ id: string }>(
-    "SELECT id FROM charges WHERE merchant_id = ? AND status = 'pending' AND sandbox_pays_at IS NOT NULL AND sandbox_pays_at <= ? ORDER BY sandbox_pays_at, id LIMIT ?",
-    [ctx.merchantId, ctx.now().toISOString(), ctx.deps.due.batch],
-  );
-  if (!due.length) return 0;
-  return ctx.db.tx(async (q) => {
-    let n = 0;
-    for (const { id } of due) {
-      const c = await loadCharge(q, ctx.merchantId, id, true);
-      if (c.status !== 'pending' || !c.sandbox_pays_at) continue;
-      const at = new Date(c.sandbox_pays_at);
-      const paidOn = localDate(at);
-      const due = amountDueOn(dueTermsOf(storedTerms(c)!, Number(c.amount)), paidOn);
-      await captureDue(q, ctx.deps, new ChargeView(c), { paidOn, due, at }, ctx.baseUrl);
-      n++;
-    }
-    return n;
+  return eachPendingCharge(ctx, 'sandbox_pays_at IS NOT NULL AND sandbox_pays_at <= ?', [ctx.now().toISOString()], 'sandbox_pays_at', async (q, c) => {
+    // the query found it with a sandbox_pays_at, which is set once at create
+    const at = new Date(c.sandbox_pays_at ?? ctx.now().toISOString());
+    const paidOn = localDate(at);
+    const due = amountDueOn(dueTermsOf(storedTerms(c)!, Number(c.amount)), paidOn);
+    await captureDue(q, ctx.deps, new ChargeView(c), { paidOn, due, at }, ctx.baseUrl);
   });
 }
