@@ -309,7 +309,8 @@ describe('boleto money', () => {
       )
     ).body.data;
     await advanceDays(21); // 10 days late: 10233 due
-    await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, {});
+    const paid = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, {});
+    expect(paid.body.data).toMatchObject({ status: 'captured', paid_amount: 10233, captured_amount: 10233 });
     const rs = await receivablesOf(env, c.id);
     const mine = rs.find((r) => r.submerchant_id === null)!;
     const theirs = rs.find((r) => r.submerchant_id === sub.id)!;
@@ -327,6 +328,14 @@ describe('boleto money', () => {
     expect(await balanceOf(env, sub.wallet_id)).toBe(0);
     await checkLedger(env);
     await checkStatements(env);
+  });
+
+  it('cannot be authorised only: capture false is a 400 naming capture, and nothing is written', async () => {
+    const r = await env.call('POST', '/v1/charges', boletoBody(10000, {}, { capture: false }));
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.details.map((d: { field: string }) => d.field)).toEqual(['capture']);
+    expect(r.body.details[0].message).toContain('a boleto is captured when it is paid');
+    expect((await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges'))!.n).toBe(0);
   });
 
   it('receivables list and filter by payment_method boleto; charges list by payment_method boleto', async () => {

@@ -42,7 +42,7 @@ describe('PIX with a due date', () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.details[0].message).toContain('10233 cents');
     const paid = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, {});
-    expect(paid.body).toMatchObject({ message: 'PIX charge paid', data: { status: 'captured', paid_amount: 10233, fee_amount: 101, net_amount: 10132 } });
+    expect(paid.body).toMatchObject({ message: 'PIX charge paid', data: { status: 'captured', paid_amount: 10233, captured_amount: 10233, fee_amount: 101, net_amount: 10132 } });
     expect(paid.body.data.due).toMatchObject({ paid_on: '2026-02-05', fine_amount: 200, interest_amount: 33 });
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(10132);
     const entries = (await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries`)).body.data;
@@ -55,6 +55,23 @@ describe('PIX with a due date', () => {
     const c = (await env.call('POST', '/v1/charges', duePix(10000, { discount: { amount: 1000, until: '2026-01-15' } }))).body.data;
     const paid = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, { amount: 9000 });
     expect(paid.body.data).toMatchObject({ paid_amount: 9000, fee_amount: 89, net_amount: 8911 });
+  });
+
+  it('refunds take back up to what was paid: in part, then the rest', async () => {
+    const c = (await env.call('POST', '/v1/charges', duePix(10000, { fine: 200, interest: 100 }))).body.data;
+    await advanceDays(21); // 10 days late: 10233 due
+    await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, {});
+    const part = await env.call('POST', `/v1/charges/${c.id}/refund`, { amount: 10000 });
+    expect(part.status, JSON.stringify(part.body)).toBe(200);
+    const more = await env.call('POST', `/v1/charges/${c.id}/refund`, { amount: 234 });
+    expect(more.status).toBe(400);
+    expect(more.body.details[0]).toMatchObject({ field: 'amount' });
+    expect(more.body.details[0].message).toContain('233');
+    const rest = await env.call('POST', `/v1/charges/${c.id}/refund`, {});
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect((await env.call('GET', `/v1/charges/${c.id}`)).body.data).toMatchObject({ status: 'refunded', refunded_amount: 10233, captured_amount: 10233 });
+    await checkLedger(env);
+    await checkStatements(env);
   });
 
   it('expires (not fails) after its last payable day, event charge.expired', async () => {
