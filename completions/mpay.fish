@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -163,7 +163,7 @@ complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list open update'
 complete -c mpay -n '__mpay_at '\''links'\''' -l color
 complete -c mpay -n '__mpay_at '\''links'\''' -l output
 complete -c mpay -n '__mpay_at '\''links'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l color
 complete -c mpay -n '__mpay_at '\''links create'\''' -l cover-image-url -r -F
@@ -186,7 +186,7 @@ complete -c mpay -n '__mpay_at '\''links create'\''' -l title -r -F
 complete -c mpay -n '__mpay_at '\''links get'\''' -l color
 complete -c mpay -n '__mpay_at '\''links get'\''' -l output
 complete -c mpay -n '__mpay_at '\''links get'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l color
 complete -c mpay -n '__mpay_at '\''links update'\''' -l cover-image-url -r -F
@@ -229,6 +229,13 @@ complete -c mpay -n '__mpay_at '\''charges create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l capture -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l currency -x -a 'BRL'
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.city -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.complement -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.neighborhood -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.number -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.state -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.street -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.zip-code -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.email -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.name -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.phone -r -F
@@ -239,10 +246,17 @@ complete -c mpay -n '__mpay_at '\''charges create'\''' -l items -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l metadata -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l no-capture
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.discount.amount -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.discount.until -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.due-date -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.expires-in -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.fine -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.installments -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.instructions -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.interest -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.pay-until-days -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.token -r -F
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l product-type -x -a 'physical digital'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l shipping-amount -r -F
@@ -256,11 +270,11 @@ complete -c mpay -n '__mpay_at '\''charges list'\''' -l end-date -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l page -r -F
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l start-date -r -F
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l status -x -a 'pending authorized captured failed refunded voided'
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l status -x -a 'pending authorized captured failed refunded voided expired'
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l output
@@ -285,13 +299,19 @@ complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
-complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar pay review values wallet'
+complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar expire pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l paid-on -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l days -r -F
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l input -r -F
@@ -332,7 +352,7 @@ complete -c mpay -n '__mpay_at '\''receivables list'\''' -l color
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l output
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l page -r -F
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-from -r -F
@@ -572,7 +592,7 @@ complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
@@ -589,7 +609,7 @@ complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l profile
@@ -607,7 +627,7 @@ complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id -r -F
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page -r -F
@@ -619,7 +639,7 @@ complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l output
@@ -702,6 +722,7 @@ complete -c mpay -n '__mpay_at '\''whoami'\''' -l profile
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l color
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l list
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l output
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l payment-method -r -F
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l profile
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l timeout -r -F
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l allow-clock

@@ -6,6 +6,7 @@ export const EVENT_NAMES = [
   'charge.failed',
   'charge.refunded',
   'charge.voided',
+  'charge.expired',
   'receivable.paid',
   'withdrawal.pending',
   'withdrawal.completed',

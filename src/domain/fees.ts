@@ -4,7 +4,8 @@
  * how each party's share and fee spread over installments, and the anticipation fee.
  *
  * Rules (contract, Money):
- * - Card MDR: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %; PIX 0.99 %.
+ * - Card MDR: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %; PIX 0.99 %. A boleto pays no MDR but a fixed
+ *   fee per paid boleto (`BOLETO_FEE_CENTS`).
  * - A fee is MDR × amount, rounded half up to the cent (`percentOf`), computed once on the
  *   whole charge: however a charge is split, its fee is the fee of the unsplit charge.
  * - Split (`splitShares`, `planSale`): the gross and the fee are each divided among the parties
@@ -15,14 +16,15 @@
  * - Installment remainders go to the first installment (`splitInstallments`), for the gross
  *   and for the fee alike; net = gross − fee per installment.
  * - Card installment n settles 30 × n days after capture, on a São Paulo banking business day
- *   (the day itself and the move past weekends and holidays: src/domain/calendar.ts); PIX at once.
+ *   (the day itself and the move past weekends and holidays: src/domain/calendar.ts); PIX at once;
+ *   a boleto on the next business day after the day it was paid (D+1 compensation).
  * - Anticipation fee per receivable = net × 2.5 % / 30 × calendar days until its (moved)
  *   settlement day, rounded half up.
  */
 import type { StatusOf } from './lifecycle.js';
 import { assertCents, percentOf, splitInstallments } from './money.js';
 
-export type PaymentMethod = 'credit_card' | 'pix';
+export type PaymentMethod = 'credit_card' | 'pix' | 'boleto';
 
 export const MAX_INSTALLMENTS = 12;
 /** R$ 10.000.000,00: keeps amount × rate exact in integer arithmetic with room to spare. One cap
@@ -30,6 +32,10 @@ export const MAX_INSTALLMENTS = 12;
  *  update), and the hosted checkout's payment. */
 export const MAX_CHARGE_AMOUNT = 1_000_000_000;
 export const PIX_MDR_BPS = 99;
+/** The fee of a paid boleto, R$ 3,49, whatever its amount; a boleto never paid costs nothing. */
+export const BOLETO_FEE_CENTS = 349;
+/** A boleto's payment settles this many days after the day it was paid, moved to a business day (D+1). */
+export const BOLETO_SETTLEMENT_DAYS = 1;
 /** 2.5 % per 30 days, in basis points. */
 export const ANTICIPATION_MONTHLY_BPS = 250;
 export const SETTLEMENT_DAYS_PER_INSTALLMENT = 30;
@@ -45,8 +51,15 @@ export function cardMdrBps(installments: number): number {
   return 399;
 }
 
+/** The MDR of a method in basis points; a boleto has none (its fee is fixed: `saleFee`). */
 export function mdrBps(method: PaymentMethod, installments: number): number {
+  if (method === 'boleto') return 0;
   return method === 'pix' ? PIX_MDR_BPS : cardMdrBps(installments);
+}
+
+/** The fee of a whole sale of `total` cents: its MDR rounded half up, or a boleto's fixed fee. */
+export function saleFee(method: PaymentMethod, installments: number, total: number): number {
+  return method === 'boleto' ? BOLETO_FEE_CENTS : percentOf(total, mdrBps(method, installments));
 }
 
 /** One split rule, already validated: a fixed amount or a percentage in basis points (100 % = 10000). */
@@ -127,13 +140,14 @@ export function prorate(whole: number, weights: readonly number[], remainderInde
  * proportion to their shares (floored; the cents left over go to the remainder party: the one
  * with `takesRemainder`, else the first). A party that does not bear fees passes its part to
  * the first party that does. Each party's gross and fee are spread over the installments with
- * the remainder on the first; card installment n settles 30 × n days after capture, PIX at once.
+ * the remainder on the first; card installment n settles 30 × n days after capture, PIX at once, a
+ * boleto the business day after the day it was paid.
  * So Σ fees = the whole fee and Σ gross = the whole amount, to the cent.
  * Throws PlanError if some receivable would net less than one cent.
  */
 export function planSale<K>(method: PaymentMethod, installments: number, parties: readonly PartyInput<K>[]): SalePlan<K> {
   const bps = mdrBps(method, installments);
-  const n = method === 'pix' ? 1 : installments;
+  const n = method === 'credit_card' ? installments : 1;
   if (parties.length === 0) throw new PlanError('a sale needs at least one party');
   const liable = parties.findIndex((p) => p.bearsFee);
   if (liable < 0) throw new PlanError('at least one split party must bear the processing fee');
@@ -144,7 +158,7 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
   }
   const total = parties.reduce((a, p) => a + p.share, 0);
   if (total < 1) throw new PlanError('a sale must be of at least 1 cent');
-  const fee = percentOf(total, bps);
+  const fee = saleFee(method, installments, total);
   const remainder = Math.max(0, parties.findIndex((p) => p.takesRemainder));
   const parts = prorate(
     fee,
@@ -164,7 +178,7 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
       gross: g,
       fee: feeParts[j]!,
       net: g - feeParts[j]!,
-      settlementDays: method === 'pix' ? 0 : SETTLEMENT_DAYS_PER_INSTALLMENT * (j + 1),
+      settlementDays: method === 'pix' ? 0 : method === 'boleto' ? BOLETO_SETTLEMENT_DAYS : SETTLEMENT_DAYS_PER_INSTALLMENT * (j + 1),
     }));
     for (const x of inst) {
       if (x.gross < 1 || x.net < 1) {

@@ -6,7 +6,8 @@
  */
 export const LIFECYCLES = {
   // authorized: a card charge created with capture false, captured later (once) or voided
-  charge: { pending: ['authorized', 'captured', 'failed'], authorized: ['captured', 'voided'], captured: ['refunded'], failed: [], refunded: [], voided: [] },
+  // expired: a boleto or a PIX with a due date not paid by its last payable day
+  charge: { pending: ['authorized', 'captured', 'failed', 'expired'], authorized: ['captured', 'voided'], captured: ['refunded'], failed: [], refunded: [], voided: [], expired: [] },
   // cancelled (an extension): the charge was refunded before the receivable settled
   receivable: { pending: ['paid', 'anticipated', 'cancelled'], paid: [], anticipated: [], cancelled: [] },
   withdrawal: { pending: ['processing', 'failed'], processing: ['completed', 'failed'], completed: [], failed: [] },

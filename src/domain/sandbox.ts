@@ -3,6 +3,8 @@
  * `mpay sandbox values` lists them. Any Luhn-valid card number not listed here is approved.
  */
 import { luhnValid } from './luhn.js';
+import { addDays, startOfDay } from './calendar.js';
+import { effectiveDueDate, lastPayableDay, type DueTerms } from './dueAmount.js';
 
 export interface TestCard {
   number: string;
@@ -56,3 +58,36 @@ export const PIX_EXPIRED = { failure_code: 'pix_expired', failure_reason: 'The P
 export const PIX_LOCATION_HOST = 'pix.sandbox.mpay.dev';
 /** BR Code field 60 when the receiving seller has no address on file (merchants never do). */
 export const PIX_DEFAULT_CITY = 'SAO PAULO';
+
+/**
+ * Payers of a charge with a due date (a boleto, or PIX with a due date) that act by themselves in
+ * the sandbox, chosen by the local part of `customer.email` (case-insensitive): any other payer
+ * pays only when told to (POST /v1/sandbox/charges/{id}/pay), or never.
+ * - `…pays_late@…`: due work pays the charge SANDBOX_LATE_DAYS calendar days after its (moved)
+ *   due date, at 10:00 São Paulo time, with the fine and the interest of that day; on its last
+ *   payable day instead when that comes sooner.
+ * - `…never_pays@…`: the charge cannot be paid, not even by the sandbox's pay operation (422):
+ *   it expires unpaid.
+ */
+export const DUE_PAYERS = [
+  { suffix: 'pays_late', outcome: 'captured', detail: 'paid by itself, late: fine and interest added' },
+  { suffix: 'never_pays', outcome: 'expired', detail: 'never paid: the sandbox pay operation refuses it and it expires' },
+] as const;
+export type DuePayer = (typeof DUE_PAYERS)[number]['suffix'];
+export const SANDBOX_LATE_DAYS = 5;
+/** The hour (São Paulo) a late payer pays at. */
+export const SANDBOX_LATE_PAY_HOUR = 10;
+export const NEVER_PAYS_REASON = 'This payer never pays (sandbox: customer.email ends in never_pays@); the charge expires unpaid';
+
+/** The magic payer of a customer e-mail, or null. */
+export function duePayerOf(email: string): DuePayer | null {
+  const local = email.slice(0, email.lastIndexOf('@')).toLowerCase();
+  return DUE_PAYERS.find((p) => local.endsWith(p.suffix))?.suffix ?? null;
+}
+
+/** When a `pays_late` payer pays: SANDBOX_LATE_DAYS after the effective due date, or its last payable day if sooner, at 10:00. */
+export function sandboxLatePayment(t: Pick<DueTerms, 'dueDate' | 'payUntilDays'>): Date {
+  // the earlier of the two days (YYYY-MM-DD strings sort as dates)
+  const [day] = [addDays(effectiveDueDate(t.dueDate), SANDBOX_LATE_DAYS), lastPayableDay(t)].sort();
+  return new Date(startOfDay(day!).getTime() + SANDBOX_LATE_PAY_HOUR * 3_600_000);
+}

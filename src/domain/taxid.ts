@@ -96,3 +96,10 @@ function cnpjProblem(value: string, needs: string): string {
   if (/^(.)\1{13}$/.test(value)) return 'is not a valid CNPJ (all characters are the same)';
   return 'is not a valid CNPJ (the check digits do not match)';
 }
+
+/** A bare CPF or CNPJ as printed: 529.982.247-25, 11.222.333/0001-81 (anything else unchanged). */
+export function formatTaxId(value: string): string {
+  if (/^\d{11}$/.test(value)) return `${value.slice(0, 3)}.${value.slice(3, 6)}.${value.slice(6, 9)}-${value.slice(9)}`;
+  if (/^[0-9A-Z]{14}$/.test(value)) return `${value.slice(0, 2)}.${value.slice(2, 5)}.${value.slice(5, 8)}/${value.slice(8, 12)}-${value.slice(12)}`;
+  return value;
+}

@@ -1,6 +1,7 @@
 /**
- * Due work: time-based moves (settlements, PIX expiry, undecided card charges, and whatever
- * other resources register in `dueWork`) that come due on a merchant's clock. Each job runs
+ * Due work: time-based moves (settlements, PIX expiry, the expiry and the sandbox's late payers of
+ * charges with a due date, undecided card charges, and whatever other resources register in
+ * `dueWork`) that come due on a merchant's clock. Each job runs
  * one bounded batch per call and returns how many items it moved. Before every authenticated
  * request the app runs each job once for the caller's merchant; `runDueWork` sweeps until
  * nothing is due (the sandbox clock advance, and a server-mode timer).
@@ -11,6 +12,7 @@ import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
 import { purgeUnattachedUploads } from './services/uploadQuota.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables, voidExpiredAuthorizations } from './services/charges/due.js';
+import { expireDueCharges, paySandboxLatePayers } from './services/charges/dueDate.js';
 
 /** Time-based moves, each one bounded batch per call (deps.due.batch items, one transaction per batch). */
 export const dueWork: DueJob[] = [
@@ -18,6 +20,9 @@ export const dueWork: DueJob[] = [
   expireDuePixCharges,
   // card authorisations not captured within their days → voided (expired)
   voidExpiredAuthorizations,
+  // boletos and PIX with a due date: the sandbox's late payers pay, then the unpaid expire
+  paySandboxLatePayers,
+  expireDueCharges,
   settleDueReceivables,
   // sandbox payout rail: pending → processing → completed | failed (src/domain/sandboxPayouts.ts)
   (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),

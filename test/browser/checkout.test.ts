@@ -213,6 +213,56 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
     expect(ev).toHaveLength(2);
   });
 
+  it('pays by boleto: asks the address, shows the line to copy; the printable slip at 390 px and on one A4 page', async () => {
+    const link = await createLink({ allowed_payment_methods: ['pix', 'boleto'], max_installments: 1 });
+    const { ctx, page } = await open(link.checkout_url, PHONE);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await fillBuyer(page);
+    expect(await page.locator('#boleto-fields').isHidden()).toBe(true);
+    await page.getByRole('radio', { name: 'Boleto' }).check();
+    // the address is asked, and checked in the page before anything is sent
+    await page.getByRole('button', { name: 'Gerar boleto de R$ 79,90' }).click();
+    await expect.poll(() => page.locator('#addr-zip-error').textContent()).not.toBe('');
+    expect(await chargesOf(link.id)).toEqual([]);
+    await page.getByLabel('CEP').fill('01310-100');
+    await page.getByLabel('UF').fill('SP');
+    await page.getByLabel('Rua').fill('Av. Paulista');
+    await page.getByLabel('Número', { exact: true }).fill('1000');
+    await page.getByLabel('Bairro').fill('Bela Vista');
+    await page.getByLabel('Cidade').fill('São Paulo');
+    await page.getByRole('button', { name: 'Gerar boleto de R$ 79,90' }).click();
+    await page.locator('#boleto-panel').waitFor({ state: 'visible' });
+    const [charge] = await chargesOf(link.id);
+    const record = (await env.call('GET', `/v1/charges/${charge!.id}`)).body.data;
+    expect(await page.locator('#boleto-line').textContent()).toBe(record.boleto.formatted_line);
+    await page.getByRole('button', { name: 'Copiar linha digitável' }).click();
+    await expect.poll(() => page.locator('#boleto-status').textContent()).toContain('copiada');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(record.boleto.digitable_line);
+    await shot(page, 'boleto-created-phone');
+    const href = await page.locator('#boleto-link').getAttribute('href');
+    expect(href).toBe(record.boleto.url);
+    await ctx.close();
+
+    // the printable slip: pt-BR, the barcode as SVG, fits a 390 px phone without sideways scrolling
+    const slip = await open(href!, PHONE);
+    await slip.ctx.grantPermissions(['clipboard-read', 'clipboard-write']);
+    expect(await slip.page.locator('html').getAttribute('lang')).toBe('pt-BR');
+    expect(await slip.page.getByRole('heading', { name: 'Boleto bancário' }).isVisible()).toBe(true);
+    expect(await slip.page.locator('svg').count()).toBeGreaterThan(0);
+    expect(await slip.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await slip.page.getByRole('button', { name: 'Copiar linha digitável' }).click();
+    await expect.poll(() => slip.page.evaluate(() => navigator.clipboard.readText())).toBe(record.boleto.digitable_line);
+    await slip.page.screenshot({ path: artifactPath('boleto-slip-390.png'), fullPage: true });
+    // printed: one A4 page, the buttons hidden, the barcode's bars as drawn
+    await slip.page.emulateMedia({ media: 'print' });
+    expect(await slip.page.getByRole('button', { name: 'Imprimir' }).isVisible()).toBe(false);
+    const pdf = await slip.page.pdf({ format: 'A4', preferCSSPageSize: true, path: artifactPath('boleto-slip-a4.pdf') });
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    const pages = pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) ?? [];
+    expect(pages).toHaveLength(1);
+    await slip.ctx.close();
+  });
+
   it('lets the buyer enter the amount when the link has none', async () => {
     const link = await createLink({ amount: undefined, title: 'Doação livre', description: 'Contribua com quanto quiser.', max_installments: 2 });
     for (const [vp, name] of [

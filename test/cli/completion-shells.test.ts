@@ -66,7 +66,7 @@ describe('bash (bash-completion)', () => {
     expect(complete('mpay ch')).toEqual(['charges']);
     expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
     expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
-    expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'failed', 'pending', 'refunded', 'voided']);
+    expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'expired', 'failed', 'pending', 'refunded', 'voided']);
     expect(complete('mpay withdrawals list --status ')).toEqual(['completed', 'failed', 'pending', 'processing']);
     expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
     expect(complete('mpay keys list --output j')).toEqual(['json', 'jsonl']);
@@ -98,7 +98,7 @@ describe('fish', () => {
     expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
     expect(complete('mpay charges ')).not.toContain('keys');
     expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
-    expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'failed', 'pending', 'refunded', 'voided']);
+    expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'expired', 'failed', 'pending', 'refunded', 'voided']);
     expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
     expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
   });

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarRows, sandboxValueRows } from '../../src/cli/commands/sandboxValues/run.js';
-import { holidays, localDate } from '../../src/domain/calendar.js';
-import { TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
+import { addDays, holidays, localDate } from '../../src/domain/calendar.js';
+import { DUE_PAYERS, TEST_CARDS, APPROVED_TEST_CARDS } from '../../src/domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../src/domain/sandboxPayouts.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { embeddedCli } from '../helpers/embedded-cli.js';
-import { cardCharge } from '../helpers/money.js';
+import { cardCharge, chargeBody } from '../helpers/money.js';
 import { addressBody, docBody, ok, pfBody } from '../helpers/onboarding.js';
 import { cliHome } from '../helpers/cli.js';
 
@@ -44,6 +44,35 @@ describe('mpay sandbox values', () => {
       expect(res.status, r.value).toBe(201);
       expect(res.body.data.status, r.value).toBe(r.outcome);
       expect(res.body.data.failure_code ?? null, r.value).toBe(r.code);
+    }
+  });
+
+  it('lists the boleto and PIX with a due date: bank 999-7, the fee, and each magic payer, which does on the service what the list says', async () => {
+    expect(rows.find((r) => r.area === 'boleto')?.detail).toMatch(/bank 999-7.*R\$ 3,49/);
+    expect(rows.find((r) => r.area === 'pix (due date)')?.outcome).toBe('pending');
+    const payers = rows.filter((r) => r.value.startsWith('customer.email ending in'));
+    expect(payers.map((r) => r.value)).toEqual(DUE_PAYERS.map((p) => `customer.email ending in ${p.suffix}@`));
+    const expiry = rows.find((r) => r.outcome === 'expired' && r.value.startsWith('not paid'))!;
+    expect(expiry.value).toContain('default 29');
+    // its own merchant: the clock moves
+    const own = await testEnv();
+    try {
+      const due = addDays(localDate(own.clock.now()), 2);
+      const address = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310100' };
+      const made: { id: string; outcome: string }[] = [];
+      for (const r of [...payers, expiry]) {
+        const suffix = /ending in (\w+)@/.exec(r.value)?.[1];
+        const base = chargeBody(10_000) as { customer: Record<string, unknown> };
+        const body = { ...base, customer: { ...base.customer, address, email: suffix ? `ana.${suffix}@example.com` : 'ana@example.com' }, payment_method: 'boleto', payment_details: { due_date: due } };
+        const c = await own.call('POST', '/v1/charges', body);
+        expect(c.status, JSON.stringify(c.body)).toBe(201);
+        made.push({ id: c.body.data.id, outcome: r.outcome });
+      }
+      // past the last payable day of the default terms
+      expect((await own.call('POST', '/v1/sandbox/clock/advance', { days: 40 })).status).toBe(200);
+      for (const m of made) expect((await own.call('GET', `/v1/charges/${m.id}`)).body.data.status, m.id).toBe(m.outcome);
+    } finally {
+      await own.close();
     }
   });
 

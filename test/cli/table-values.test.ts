@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome } from '../helpers/cli.js';
 import { realJpeg, realPdf, realPng } from '../helpers/files.js';
+import { addDays, localDate } from '../../src/domain/calendar.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -37,6 +38,33 @@ describe('values to copy', () => {
     const boxed = lines.filter((l) => /[│┌└├]/.test(l));
     expect(boxed.some((l) => l.includes(pix.pix.qr_code.slice(0, 20)))).toBe(false);
     expect(boxed.find((l) => l.includes('pix.qr_code'))).toMatch(/below/);
+  });
+
+  it("a boleto's digitable line and a PIX with a due date's copia-e-cola print whole below the box too", () => {
+    const due = addDays(localDate(new Date()), 5);
+    const address = [
+      '--customer.address.street', 'Av. Paulista', '--customer.address.number', '1000', '--customer.address.neighborhood', 'Bela Vista',
+      '--customer.address.city', 'São Paulo', '--customer.address.state', 'SP', '--customer.address.zip-code', '01310100',
+    ];
+    const boletoArgs = pixArgs.map((a) => (a === 'pix' ? 'boleto' : a));
+    const boleto = home.run([...boletoArgs, ...address, '--payment-details.due-date', due, '-o', 'json']);
+    expect(boleto.code, boleto.stderr).toBe(0);
+    const cobv = home.run([...pixArgs, '--payment-details.due-date', due, '-o', 'json']);
+    expect(cobv.code, cobv.stderr).toBe(0);
+    const cases: [string, string, string][] = [
+      [boleto.json().id, 'boleto.digitable_line', boleto.json().boleto.digitable_line],
+      [cobv.json().id, 'pix.qr_code', cobv.json().pix.qr_code],
+    ];
+    for (const [id, field, value] of cases) {
+      expect(value, field).toMatch(field === 'pix.qr_code' ? /\/cobv\// : /^\d{47}$/);
+      const r = table(['charges', 'get', id], 80);
+      expect(r.code, r.stderr).toBe(0);
+      const lines = r.stdout.split('\n');
+      expect(lines, field).toContain(value);
+      const boxed = lines.filter((l) => /[│┌└├]/.test(l));
+      expect(boxed.some((l) => l.includes(value.slice(0, 20))), field).toBe(false);
+      expect(boxed.find((l) => l.includes(field)), field).toMatch(/below/);
+    }
   });
 
   it('charges create --wait prints the copia-e-cola the same way once the charge is paid', async () => {

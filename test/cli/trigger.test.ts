@@ -51,6 +51,32 @@ describe('mpay trigger', () => {
     expect(paid.detail).toBe('paid through the hosted checkout: captured');
   }, 60_000);
 
+  it.each([
+    ['charge.captured', 'boleto', 'captured'],
+    ['charge.captured', 'pix', 'captured'],
+    ['charge.pending', 'boleto', 'pending'],
+    ['charge.expired', 'pix', 'expired'],
+  ])('%s --payment-method %s: the event from a charge of that method', (event, method, status) => {
+    const r = home.run(['trigger', event, '--payment-method', method, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = r.json() as { created: { kind: string; id: string }[] };
+    const charge = home.run(['charges', 'get', created.find((c) => c.kind === 'charge')!.id, '-o', 'json']).json() as Record<string, unknown>;
+    expect(charge).toMatchObject({ payment_method: method, status });
+    if (method === 'pix' && event === 'charge.expired') expect(charge.pix).toMatchObject({ qr_code: expect.stringContaining('/cobv/') });
+  }, 60_000);
+
+  it('--payment-method a charge event cannot take is a usage error naming those it can, and creates nothing', () => {
+    const charges = () => (home.run(['charges', 'list', '--all', '-o', 'json']).json() as unknown[]).length;
+    const before = charges();
+    const r = home.run(['trigger', 'charge.failed', '--payment-method', 'boleto']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('charge.failed takes --payment-method credit_card');
+    const w = home.run(['trigger', 'withdrawal.failed', '--payment-method', 'pix']);
+    expect(w.code).toBe(2);
+    expect(w.stderr).toContain('takes no --payment-method');
+    expect(charges()).toBe(before);
+  });
+
   it('an unknown event is a usage error naming the allowed ones', () => {
     const r = home.run(['trigger', 'charge.exploded']);
     expect(r.code).toBe(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anticipationFee, cardMdrBps, planSale, PlanError, splitShares } from '../../src/domain/fees.js';
+import { anticipationFee, BOLETO_FEE_CENTS, cardMdrBps, planSale, PlanError, splitShares } from '../../src/domain/fees.js';
 import { buildBrCode, crc16ccitt, parseBrCode } from '../../src/domain/brcode.js';
 import { decideCard, TEST_CARDS } from '../../src/domain/sandbox.js';
 
@@ -43,6 +43,25 @@ describe('MDR and installments (worked examples)', () => {
     expect(planSale('pix', 1, single(5000)).fee).toBe(50);
     expect(planSale('pix', 1, single(10050)).fee).toBe(99);
     expect(planSale('credit_card', 1, single(10)).fee).toBe(0);
+  });
+
+  it('a paid boleto: a fixed fee of R$ 3,49 whatever the amount, one receivable settling D+1', () => {
+    for (const amount of [350, 10000, 1_000_000_000]) {
+      const p = planSale('boleto', 1, single(amount));
+      expect(p).toMatchObject({ mdrBps: 0, fee: BOLETO_FEE_CENTS, net: amount - 349 });
+      expect(p.parties[0]!.installments).toEqual([{ installment: 1, gross: amount, fee: 349, net: amount - 349, settlementDays: 1 }]);
+    }
+    // split 70/30: the fixed fee is divided like any fee (floored, the cent left over to the first party)
+    const split = planSale('boleto', 1, [
+      { key: 'a', share: 7000, bearsFee: true },
+      { key: 'b', share: 3000, bearsFee: true },
+    ]);
+    expect(split.parties.map((x) => [x.fee, x.net])).toEqual([
+      [245, 6755],
+      [104, 2896],
+    ]);
+    // a boleto that would net nothing after its fee cannot be planned
+    expect(() => planSale('boleto', 1, single(349))).toThrow(PlanError);
   });
 
   it('PIX settles at once in one receivable whatever the installments', () => {

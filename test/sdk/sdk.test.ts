@@ -4,6 +4,7 @@ import { listen, type RunningServer } from '../../src/server/http.js';
 import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { CPF, tokenize } from '../helpers/money.js';
+import { localDate } from '../../src/domain/calendar.js';
 
 let env: TestEnv;
 let server: RunningServer;
@@ -40,6 +41,31 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     for await (const page of client().paginate('apiKeys.list', { query: { per_page: 1 } })) seen.push(...page.data.map((k) => k.id));
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('makes a boleto and pays it with typed fields; a wrong amount is a typed error naming what is due', async () => {
+    const address = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' };
+    const c = await client().call('charges.create', {
+      body: {
+        amount: 10_000,
+        product_type: 'digital',
+        customer: { name: 'Ana Souza', email: 'ana@example.com', tax_id: '52998224725', phone: '+5511987654321', type: 'individual', address },
+        items: [{ name: 'Curso', quantity: 1, unit_price: 10_000, tangible: false }],
+        payment_method: 'boleto',
+        payment_details: { due_date: localDate(env.clock.now()), fine: 200 },
+      },
+    });
+    expect(c.status).toBe(201);
+    expect(c.data.boleto?.digitable_line).toMatch(/^\d{47}$/);
+    expect(c.data.due?.fine).toBe(200);
+    const wrong = await client()
+      .call('charges.sandboxPay', { params: { id: c.data.id }, body: { amount: 9_999 } })
+      .catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(ApiError);
+    expect((wrong as ApiError).status).toBe(422);
+    expect((wrong as ApiError).message).toContain('10000 cents');
+    const paid = await client().call('charges.sandboxPay', { params: { id: c.data.id }, body: { amount: 10_000 } });
+    expect(paid.data).toMatchObject({ status: 'captured', paid_amount: 10_000 });
   });
 
   it('raises typed errors', async () => {

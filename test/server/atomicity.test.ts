@@ -222,3 +222,54 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     expect(await env.rt.deps.db.all('SELECT id FROM receivables WHERE charge_id = ?', [first.id])).toHaveLength(1);
   });
 });
+
+describe('a crash in a boleto or PIX with a due date leaves nothing behind', () => {
+  const address = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310100' };
+  const dueBody = (method: 'boleto' | 'pix', extra: Record<string, unknown> = {}) => {
+    const base = chargeBody(10000, extra) as { customer: Record<string, unknown> };
+    return { ...base, customer: { ...base.customer, address }, payment_method: method, payment_details: { due_date: '2026-01-25', fine: 200, interest: 100 } };
+  };
+
+  it('boleto create (its account and number, the charge, its event): a crashed create takes no number', async () => {
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', '/v1/charges', dueBody('boleto')));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(writes).toBeGreaterThanOrEqual(4);
+    expect(res.body.data.boleto.our_number).toBe('000000000001');
+  });
+
+  it('boleto payment, late, with a split (charge, receivables, event)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await env.call('POST', '/v1/charges', dueBody('boleto', { split_rules: [{ submerchant_id: sub.id, amount: 6000 }, { amount: 4000 }] }));
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    env.clock.advance(15 * 86_400_000);
+    await env.call('GET', '/v1/merchant');
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/pay`, {}));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(writes).toBeGreaterThanOrEqual(4);
+    expect(res.body.data.paid_amount).toBeGreaterThan(10000);
+    env.clock.advance(3 * 86_400_000);
+    await env.call('GET', '/v1/merchant');
+    await checkLedger(env);
+  });
+
+  it('PIX with a due date paid with a split (charge, receivables, two wallet credits, event)', async () => {
+    const sub = await addSubmerchant(env);
+    const c = await env.call('POST', '/v1/charges', dueBody('pix', { split_rules: [{ submerchant_id: sub.id, amount: 6000 }, { amount: 4000 }] }));
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/pay`, {}));
+    expect(res.status).toBe(200);
+    expect(writes).toBeGreaterThanOrEqual(10);
+    expect((await balanceOf(env, sub.wallet_id)) + (await balanceOf(env, env.merchant.wallet_id))).toBe(10000 - 99);
+    await checkLedger(env);
+  });
+
+  it('expiry by due work (charge, event): the request still answers, the next one expires it', async () => {
+    const c = await env.call('POST', '/v1/charges', { ...dueBody('boleto'), payment_details: { due_date: '2026-01-16', pay_until_days: 0 } });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    env.clock.advance(3 * 86_400_000);
+    const { writes } = await crashAtEveryWrite(() => env.call('GET', '/v1/merchant'), 200);
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect((await env.call('GET', `/v1/charges/${c.body.data.id}`)).body.data.status).toBe('expired');
+  });
+});
+

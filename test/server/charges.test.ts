@@ -155,7 +155,7 @@ describe('card charges', () => {
       [{ ...chargeBody(1000), ...card, items: [{ name: 'x', quantity: 0, unit_price: 1000, tangible: false }] }, 'items[0].quantity'],
       [{ ...chargeBody(1000), ...card, items: [] }, 'items'],
       [{ ...chargeBody(1000), ...card, colour: 'blue' }, 'colour'],
-      [{ ...chargeBody(1000), payment_method: 'boleto', payment_details: {} }, 'payment_method'],
+      [{ ...chargeBody(1000), payment_method: 'debit_card', payment_details: {} }, 'payment_method'],
       [{ ...chargeBody(1000), ...card, product_type: 'food' }, 'product_type'],
       [{ ...chargeBody(1_000_000_001), ...card }, 'amount'],
       [{ ...chargeBody(1000), payment_method: 'credit_card', payment_details: { installments: 2 } }, 'payment_details.token'],

@@ -244,7 +244,7 @@ describe('POST /checkout/{id}/pay', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.message).toBe('Payment confirmed');
     expect(Object.keys(r.body.data).sort()).toEqual(
-      ['amount', 'card', 'failure_code', 'installments', 'paid_at', 'payment_method', 'pix', 'receipt_id', 'redirect_url', 'status'].sort(),
+      ['amount', 'boleto', 'card', 'failure_code', 'installments', 'paid_at', 'payment_method', 'pix', 'receipt_id', 'redirect_url', 'status'].sort(),
     );
     expect(r.body.data).toMatchObject({
       status: 'captured',
@@ -532,6 +532,71 @@ describe('PIX and the status endpoint', () => {
     env.clock.advance(16 * 60_000);
     const s = await pub('GET', `/checkout/${link.id}/charges/${p.receipt_id}`);
     expect(s.body.data).toMatchObject({ status: 'failed', failure_code: 'pix_expired' });
+  });
+});
+
+describe('boleto at the checkout', () => {
+  const address = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310-100' };
+  const payBoleto = (linkId: string, extra: Record<string, unknown> = {}, customer: Record<string, unknown> = { ...buyer, address }) =>
+    pub('POST', `/checkout/${linkId}/pay`, { attempt_id: attempt(), payment_method: 'boleto', customer, ...extra });
+
+  it('the page offers boleto and asks for the address; the payment answers the slip, due in 3 days and payable until then', async () => {
+    const link = await createLink({ allowed_payment_methods: ['boleto', 'pix'], max_installments: 1 });
+    const html = (await page(`/checkout/${link.id}`)).html;
+    expect(html).toContain('value="boleto"');
+    expect(html).toContain('id="addr-zip"');
+    expect(html).toContain('id="boleto-panel"');
+    // PIX first, whatever the order the link lists them in
+    expect(html.indexOf('value="pix" checked')).toBeGreaterThan(0);
+    const r = await payBoleto(link.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(201);
+    expect(r.body.message).toBe('Boleto created; waiting for payment');
+    const p = r.body.data;
+    expect(p).toMatchObject({ status: 'pending', payment_method: 'boleto', amount: 5000, pix: null, card: null });
+    expect(p.boleto).toMatchObject({ due_date: '2026-01-18' });
+    expect(p.boleto.digitable_line).toMatch(/^\d{47}$/);
+    expect(p.boleto.url).toMatch(new RegExp(`/boleto/${p.receipt_id}$`));
+    // due Sunday the 18th, not payable after: through Monday the 19th
+    expect(p.boleto.expires_at).toBe('2026-01-20T03:00:00.000Z');
+    const charge = (await env.call('GET', `/v1/charges/${p.receipt_id}`)).body.data;
+    expect(charge).toMatchObject({ payment_link_id: link.id, customer: { address: { ...address, zip_code: '01310100' } }, due: { pay_until_days: 0 } });
+    // paid through the sandbox: the status endpoint says so and the use is counted
+    expect((await env.call('POST', `/v1/sandbox/charges/${p.receipt_id}/pay`, {})).status).toBe(200);
+    expect((await pub('GET', `/checkout/${link.id}/charges/${p.receipt_id}`)).body.data.status).toBe('captured');
+    expect((await linkOf(link.id)).current_uses).toBe(1);
+  });
+
+  it('the address the buyer typed is named when it is wrong or missing; a link without boleto refuses it', async () => {
+    const link = await createLink({ allowed_payment_methods: ['boleto'], max_installments: 1 });
+    const missing = await payBoleto(link.id, {}, buyer);
+    expect(missing.status).toBe(400);
+    expect(missing.body.details.map((d: { field: string }) => d.field)).toEqual(['customer.address']);
+    const bad = await payBoleto(link.id, {}, { ...buyer, address: { ...address, zip_code: '123' } });
+    expect(bad.body.details.map((d: { field: string }) => d.field)).toEqual(['customer.address.zip_code']);
+    const noBoleto = await createLink();
+    const refused = await payBoleto(noBoleto.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.details[0]).toMatchObject({ field: 'payment_method', message: 'this payment link accepts: credit_card, pix' });
+  });
+
+  it('a boleto must be of more than its fee: the link (400 on amount) and an open amount at the checkout', async () => {
+    const r = await env.call('POST', '/v1/payment-links', { title: 'x', product_type: 'digital', allowed_payment_methods: ['boleto'], amount: 349 });
+    expect(r.status).toBe(400);
+    expect(r.body.details[0].field).toBe('amount');
+    const open = await createLink({ allowed_payment_methods: ['boleto'], max_installments: 1, amount: undefined });
+    const small = await payBoleto(open.id, { amount: 300 });
+    expect(small.status).toBe(400);
+    expect(small.body.details[0]).toMatchObject({ field: 'amount' });
+    expect((await payBoleto(open.id, { amount: 350 })).status).toBe(201);
+  });
+
+  it('a pending boleto holds a use of the link until its last payable day', async () => {
+    const link = await createLink({ allowed_payment_methods: ['boleto', 'pix'], max_installments: 1, max_uses: 1 });
+    const p = (await payBoleto(link.id)).body.data;
+    const other = await payPix(link.id);
+    expect(other.status).toBe(409);
+    await env.call('POST', `/v1/sandbox/charges/${p.receipt_id}/expire`);
+    expect((await payPix(link.id)).status).toBe(201);
   });
 });
 

@@ -6,6 +6,9 @@ import { addSubmerchant, chargeBody, checkLedger, checkStatements, tokenize } fr
 import { planSale, refundShare } from '../../src/domain/fees.js';
 import { expiredAuthorizationsBefore } from '../../src/domain/capture.js';
 import type { StoredParty } from '../../src/server/services/charges/rows.js';
+import { addDays, localDate } from '../../src/domain/calendar.js';
+
+const PAYER_ADDRESS = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310100' };
 
 type Split = { kind: 'none' } | { kind: 'sub'; sub: number } | { kind: 'pct'; parts: number[] } | { kind: 'amt'; parts: number[] };
 /** What comes at once after an authorisation: nothing (a later op, or the 7 days), its capture (all, or ‰ of it), its void. */
@@ -15,6 +18,8 @@ type Op =
   | { t: 'capture'; pick: number; permille: number | null }
   | { t: 'void'; pick: number }
   | { t: 'pix'; amount: number; split: Split; pay: boolean }
+  | { t: 'due'; method: 'boleto' | 'pix'; amount: number; split: Split; dueIn: number; fine: number; interest: number; discountPct: number | null; payUntil: number; pay: boolean }
+  | { t: 'payDue'; pick: number }
   | { t: 'advance'; days: number }
   | { t: 'time'; hours: number }
   | { t: 'anticipateAmount'; amount: number; sub: number | null }
@@ -58,6 +63,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('capture' as const), pick: fc.nat(), permille: part }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('void' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('pix' as const), amount: fc.integer({ min: 1, max: 500_000 }), split, pay: fc.boolean() }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constant('due' as const),
+      method: fc.constantFrom('boleto' as const, 'pix' as const),
+      amount: fc.integer({ min: 1_000, max: 500_000 }),
+      split,
+      dueIn: fc.integer({ min: 0, max: 20 }),
+      fine: fc.integer({ min: 0, max: 1_000 }),
+      interest: fc.integer({ min: 0, max: 1_000 }),
+      discountPct: fc.option(fc.integer({ min: 1, max: 50 })),
+      payUntil: fc.integer({ min: 0, max: 59 }),
+      pay: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('payDue' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 120 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipateAmount' as const), amount: fc.integer({ min: 1, max: 300_000 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
@@ -107,12 +128,13 @@ interface ChargeFacts {
   id: string;
   status: string;
   amount: number;
-  payment_method: 'credit_card' | 'pix';
+  payment_method: 'credit_card' | 'pix' | 'boleto';
   installments: number;
   parties: string;
   captured_amount: number | null;
   refunded_amount: number;
   authorized_at: string | null;
+  paid_amount: number | null;
   fee_amount: number | null;
   net_amount: number | null;
 }
@@ -121,16 +143,18 @@ async function checkConservation(env: TestEnv): Promise<void> {
   const { db } = env.rt.deps;
   const num = (v: unknown) => Number(v ?? 0);
   const charges = await db.all<ChargeFacts>(
-    'SELECT id, status, amount, payment_method, installments, parties, captured_amount, refunded_amount, authorized_at, fee_amount, net_amount FROM charges',
+    'SELECT id, status, amount, payment_method, installments, parties, captured_amount, refunded_amount, authorized_at, paid_amount, fee_amount, net_amount FROM charges',
   );
   for (const c of charges) {
     const captured = c.status === 'captured' || c.status === 'refunded';
-    // captured_amount: set on capture only; all of the amount unless the charge was authorised first
+    // captured_amount: set on capture only; all of the amount (what the payer paid, for a charge
+    // with a due date) unless the charge was authorised first
     if (!captured) expect([c.captured_amount, c.fee_amount, num(c.refunded_amount)]).toEqual([null, null, 0]);
     if (!captured) continue;
+    const whole = num(c.paid_amount ?? c.amount);
     expect(num(c.captured_amount)).toBeGreaterThanOrEqual(1);
-    expect(num(c.captured_amount)).toBeLessThanOrEqual(num(c.amount));
-    if (c.authorized_at === null) expect(num(c.captured_amount)).toBe(num(c.amount));
+    expect(num(c.captured_amount)).toBeLessThanOrEqual(whole);
+    if (c.authorized_at === null) expect(num(c.captured_amount)).toBe(whole);
     expect(num(c.net_amount)).toBe(num(c.captured_amount) - num(c.fee_amount));
     // refunds add up to refunded_amount, never above what was captured; refunded when all of it is
     const refunds = await db.get<{ n: number }>('SELECT COALESCE(SUM(amount), 0) AS n FROM refunds WHERE charge_id = ?', [c.id]);
@@ -279,6 +303,34 @@ describe('ledger invariants under random sequences of money operations', () => {
                 res = await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'pix', ...splitRules(o.split, o.amount, subs) }));
                 if (res.status === 201 && o.pay) res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`);
                 else if (res.status !== 201) expect(res.status, JSON.stringify(res.body)).toBe(400);
+                break;
+              }
+              case 'due': {
+                // a boleto or a PIX with a due date, due dueIn days after the merchant's São Paulo day
+                const today = localDate(new Date((await env.call('GET', '/v1/merchant')).body.data.clock));
+                const dueDate = addDays(today, o.dueIn);
+                const discount = o.discountPct === null ? {} : { discount: { amount: Math.floor((o.amount * o.discountPct) / 100), until: dueDate } };
+                const base = chargeBody(o.amount, { payment_method: o.method, ...splitRules(o.split, o.amount, subs) }) as { customer: Record<string, unknown> };
+                res = await env.call('POST', '/v1/charges', {
+                  ...base,
+                  ...(o.method === 'boleto' ? { customer: { ...base.customer, address: PAYER_ADDRESS } } : {}),
+                  payment_details: { due_date: dueDate, fine: o.fine, interest: o.interest, pay_until_days: o.payUntil, ...discount },
+                });
+                if (res.status !== 201) expect(res.status, JSON.stringify(res.body)).toBe(400); // a share the fee would eat
+                else if (o.pay) {
+                  res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`, {});
+                  expect(res.status, JSON.stringify(res.body)).toBe(200);
+                }
+                break;
+              }
+              case 'payDue': {
+                // a pending charge with a due date, paid today: with the discount, on time, or late with fine and interest
+                const list = await env.call('GET', '/v1/charges?status=pending&per_page=100');
+                const cs = (list.body.data as Array<{ id: string; due: unknown }>).filter((c) => c.due);
+                if (!cs.length) break;
+                res = await env.call('POST', `/v1/sandbox/charges/${cs[o.pick % cs.length]!.id}/pay`, {});
+                // past its last payable day, before the due work (in batches) expired it
+                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
                 break;
               }
               case 'advance':

@@ -86,7 +86,7 @@ describe('POST /v1/payment-links', () => {
   it('refuses what the rules forbid, naming the field', async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ allowed_payment_methods: [] }, 'allowed_payment_methods'],
-      [{ allowed_payment_methods: ['boleto'] }, 'allowed_payment_methods[0]'],
+      [{ allowed_payment_methods: ['debit_card'] }, 'allowed_payment_methods[0]'],
       [{ allowed_payment_methods: ['pix', 'pix'] }, 'allowed_payment_methods'],
       [{ max_installments: 0 }, 'max_installments'],
       [{ max_installments: 13 }, 'max_installments'],

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { hinted } from '../hints.js';
-import { cents, currency, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
+import { cents, currency, isoDate, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
@@ -9,9 +9,11 @@ import { MAX_CHARGE_AMOUNT, MAX_INSTALLMENTS } from '../../domain/fees.js';
 import { AUTHORIZATION_VALID_DAYS, VOID_REASONS } from '../../domain/capture.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
+import { DEFAULT_PAY_UNTIL_DAYS, MAX_DUE_DAYS_AHEAD, MAX_FINE_BPS, MAX_INTEREST_MONTHLY_BPS, MAX_PAY_UNTIL_DAYS } from '../../domain/dueAmount.js';
+import { addressCreate } from './submerchants.js';
 
 export const CHARGE_STATUSES = statusesOf('charge') as [StatusOf<'charge'>, ...StatusOf<'charge'>[]];
-export const PAYMENT_METHODS = ['credit_card', 'pix'] as const;
+export const PAYMENT_METHODS = ['credit_card', 'pix', 'boleto'] as const;
 export const PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const CUSTOMER_TYPES = ['individual', 'company'] as const;
 
@@ -25,28 +27,38 @@ const taxIdText = () => z.string({ error: 'must be a CPF (11 digits) or a CNPJ (
 /** A CPF or a CNPJ with real check digits, where no customer type says which (the hosted checkout's buyer). */
 export const anyTaxId = () => taxIdText().pipe(z.string().refine((v) => isValidCpf(v) || isValidCnpj(v.toUpperCase()), { error: 'must be a valid CPF or CNPJ (check digits)' }));
 
+/** The payer's address (a boleto's registration needs it): the fields and rules of a submerchant's address. */
+export const payerAddress = addressCreate.pick({ street: true, number: true, complement: true, neighborhood: true, city: true, state: true, zip_code: true });
+
+const customerFields = {
+  name: nonEmpty(120),
+  email: z.email({ error: 'must be an e-mail address' }).max(254),
+  // checked with the type, in customerRules: one message that names what the type needs
+  tax_id: taxIdText(),
+  phone: z
+    .string({ error: 'must be a phone number' })
+    .transform((v) => v.replace(/[\s()-]/g, ''))
+    .pipe(z.string().regex(/^\+?\d{10,13}$/, { error: 'must be a phone number with area code, e.g. +5511987654321' })),
+  type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
+};
+
+function customerRules(c: { type: string; tax_id: string }, ctx: z.RefinementCtx): void {
+  if (typeof c.tax_id !== 'string') return;
+  const id = c.tax_id.toUpperCase();
+  const problem = (CUSTOMER_TYPES as readonly unknown[]).includes(c.type)
+    ? customerTaxIdProblem(id, c.type as (typeof CUSTOMER_TYPES)[number])
+    : isValidCpf(id) || isValidCnpj(id)
+      ? null
+      : 'must be a valid CPF or CNPJ (check digits)';
+  if (problem) ctx.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
+}
+
 export const customerInput = z
-  .strictObject({
-    name: nonEmpty(120),
-    email: z.email({ error: 'must be an e-mail address' }).max(254),
-    // checked with the type, below: one message that names what the type needs
-    tax_id: taxIdText(),
-    phone: z
-      .string({ error: 'must be a phone number' })
-      .transform((v) => v.replace(/[\s()-]/g, ''))
-      .pipe(z.string().regex(/^\+?\d{10,13}$/, { error: 'must be a phone number with area code, e.g. +5511987654321' })),
-    type: z.enum(CUSTOMER_TYPES, { error: `must be one of: ${CUSTOMER_TYPES.join(', ')}` }),
-  })
-  .superRefine((c, ctx) => {
-    if (typeof c.tax_id !== 'string') return;
-    const id = c.tax_id.toUpperCase();
-    const problem = (CUSTOMER_TYPES as readonly unknown[]).includes(c.type)
-      ? customerTaxIdProblem(id, c.type)
-      : isValidCpf(id) || isValidCnpj(id)
-        ? null
-        : 'must be a valid CPF or CNPJ (check digits)';
-    if (problem) ctx.addIssue({ code: 'custom', path: ['tax_id'], message: problem });
-  });
+  .strictObject({ ...customerFields, address: payerAddress.optional().describe("the payer's address; required for a boleto") })
+  .superRefine(customerRules);
+
+/** A boleto's payer: name, CPF/CNPJ and an address with CEP are registration data, so the address is required. */
+const boletoCustomer = z.strictObject({ ...customerFields, address: payerAddress }).superRefine(customerRules);
 
 export const itemInput = z.strictObject({
   name: nonEmpty(200),
@@ -99,13 +111,44 @@ export const cardDetails = z.strictObject({
     .describe('1 to 12, default 1'),
 });
 
-export const pixPaymentDetails = z.strictObject({
-  expires_in: z
-    .int({ error: 'must be a whole number of seconds' })
-    .min(PIX_MIN_EXPIRES_IN_S, { error: `must be at least ${PIX_MIN_EXPIRES_IN_S} seconds` })
-    .max(PIX_MAX_EXPIRES_IN_S, { error: `must be at most ${PIX_MAX_EXPIRES_IN_S} seconds (30 days)` })
+const bps = (max: number, what: string) =>
+  z
+    .int({ error: `must be a whole number of basis points (${what})` })
+    .min(0, { error: 'must not be negative' })
+    .max(max, { error: `must be at most ${max} basis points (100 %)` });
+
+/**
+ * The terms of a charge with a due date, a boleto or a PIX with one (src/domain/dueAmount.ts).
+ * The rules that depend on the day and on the amount (due_date today … today + 365, discount
+ * below the amount and until on or before the due date) are checked by the service.
+ */
+const dueTerms = {
+  due_date: isoDate().describe(`the due date, a São Paulo day from today to today + ${MAX_DUE_DAYS_AHEAD}`),
+  fine: bps(MAX_FINE_BPS, '200 = 2 %').optional().describe('percent of the amount in basis points, charged once when paid after the due date; default 0'),
+  interest: bps(MAX_INTEREST_MONTHLY_BPS, '100 = 1 % a month')
     .optional()
-    .describe('seconds until the BR Code expires; default 3600'),
+    .describe('monthly percent in basis points, pro rata per calendar day paid after the due date; default 0'),
+  discount: z
+    .strictObject({
+      amount: positiveCents().describe('cents off, less than the amount'),
+      until: isoDate().describe('the last day it applies, on or before the due date'),
+    })
+    .optional()
+    .describe('a fixed amount off on a payment on or before `until`'),
+  pay_until_days: z
+    .int({ error: 'must be a whole number of days' })
+    .min(0, { error: 'must not be negative' })
+    .max(MAX_PAY_UNTIL_DAYS, { error: `must be at most ${MAX_PAY_UNTIL_DAYS} days` })
+    .optional()
+    .describe(`days after the due date it may still be paid (then it expires); default ${DEFAULT_PAY_UNTIL_DAYS}`),
+};
+
+export const boletoDetails = z.strictObject({
+  ...dueTerms,
+  instructions: nonEmpty(400)
+    .refine((v) => v.split('\n').length <= 5, { error: 'must be at most 5 lines' })
+    .optional()
+    .describe('text printed on the slip for the cashier and the payer (at most 5 lines, 400 characters)'),
 });
 
 /** Card only: false authorises now and leaves the capture for POST /v1/charges/{id}/capture (or a void). */
@@ -113,16 +156,38 @@ const cardCapture = z
   .boolean({ error: 'must be true or false' })
   .optional()
   .describe(`false: authorise only; capture within ${AUTHORIZATION_VALID_DAYS} days with POST /v1/charges/{id}/capture, or void; default true`);
-/** PIX is captured when the buyer pays: it cannot be authorised only. */
-const pixCapture = z
-  .literal(true, { error: 'only credit_card charges can be authorised and captured later; a PIX charge is captured when it is paid (leave capture out)' })
-  .optional();
+/** PIX and boletos are captured when the payer pays: they cannot be authorised only. */
+const paidCapture = (what: string) =>
+  z.literal(true, { error: `only credit_card charges can be authorised and captured later; ${what} is captured when it is paid (leave capture out)` }).optional();
+
+export const pixPaymentDetails = z
+  .strictObject({
+    expires_in: z
+      .int({ error: 'must be a whole number of seconds' })
+      .min(PIX_MIN_EXPIRES_IN_S, { error: `must be at least ${PIX_MIN_EXPIRES_IN_S} seconds` })
+      .max(PIX_MAX_EXPIRES_IN_S, { error: `must be at most ${PIX_MAX_EXPIRES_IN_S} seconds (30 days)` })
+      .optional()
+      .describe('seconds until the BR Code expires; default 3600 (without due_date)'),
+    ...dueTerms,
+    due_date: dueTerms.due_date.optional().describe('a PIX with a due date (cobv): payable until its last payable day, the amount due computed on the day it is paid'),
+  })
+  .superRefine((d, ctx) => {
+    if (d.due_date !== undefined && d.expires_in !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['expires_in'], message: 'cannot be given with due_date: a PIX with a due date is payable until due_date + pay_until_days' });
+    }
+    if (d.due_date === undefined) {
+      for (const k of ['fine', 'interest', 'discount', 'pay_until_days'] as const) {
+        if (d[k] !== undefined) ctx.addIssue({ code: 'custom', path: [k], message: 'applies to a PIX with a due date only: give due_date too' });
+      }
+    }
+  });
 
 export const chargeCreate = z.discriminatedUnion(
   'payment_method',
   [
     z.strictObject({ ...chargeCommon, payment_method: z.literal('credit_card'), payment_details: cardDetails, capture: cardCapture }),
-    z.strictObject({ ...chargeCommon, payment_method: z.literal('pix'), payment_details: pixPaymentDetails.optional(), capture: pixCapture }),
+    z.strictObject({ ...chargeCommon, payment_method: z.literal('pix'), payment_details: pixPaymentDetails.optional(), capture: paidCapture('a PIX charge') }),
+    z.strictObject({ ...chargeCommon, customer: boletoCustomer, payment_method: z.literal('boleto'), payment_details: boletoDetails, capture: paidCapture('a boleto') }),
   ],
   { error: `payment_method must be one of: ${PAYMENT_METHODS.join(', ')}` },
 );
@@ -147,7 +212,25 @@ export const charge = z.object({
   product_type: z.string(),
   installments: z.int(),
   shipping_amount: money(),
-  customer: z.object({ name: z.string(), email: z.string(), tax_id: z.string(), phone: z.string(), type: z.string() }),
+  customer: z.object({
+    name: z.string(),
+    email: z.string(),
+    tax_id: z.string(),
+    phone: z.string(),
+    type: z.string(),
+    address: z
+      .object({
+        street: z.string(),
+        number: z.string(),
+        complement: z.string().optional(),
+        neighborhood: z.string(),
+        city: z.string(),
+        state: z.string(),
+        zip_code: z.string(),
+      })
+      .optional()
+      .describe('when given (always for a boleto)'),
+  }),
   items: z.array(z.object({ name: z.string(), quantity: z.int(), unit_price: money(), tangible: z.boolean() })),
   split_rules: z.array(chargeSplitRule),
   metadata: z.record(z.string(), z.unknown()).nullable(),
@@ -158,13 +241,43 @@ export const charge = z.object({
   pix: z
     .object({ qr_code: hinted(z.string().describe('BR Code "copia e cola" payload'), { copy: true }), expires_at: timestamp() })
     .nullable()
-    .describe('pix only'),
+    .describe('pix only; with a due date the code has a /cobv/ location and no amount, and expires_at is the end of its last payable day'),
+  boleto: z
+    .object({
+      bank_code: z.string().describe('999, the sandbox bank (no real bank has it)'),
+      our_number: z.string().describe('"nosso número": the charge\'s number at the bank, 12 digits'),
+      barcode: z.string().describe('44 digits'),
+      digitable_line: hinted(z.string().describe('47 digits ("linha digitável")'), { copy: true }),
+      formatted_line: z.string().describe('the digitable line as printed: 00000.00000 00000.000000 00000.000000 0 00000000000000'),
+      due_date: z.string().describe('São Paulo day'),
+      url: z.string().describe('the printable slip: {base_url}/boleto/{id}'),
+      expires_at: timestamp().describe('the end of its last payable day'),
+    })
+    .nullable()
+    .describe('boleto only'),
+  due: z
+    .object({
+      due_date: z.string(),
+      fine: z.int().describe('basis points of the amount, once after the due date'),
+      interest: z.int().describe('monthly basis points, pro rata per calendar day late'),
+      discount: z.object({ amount: money(), until: z.string() }).nullable(),
+      pay_until_days: z.int(),
+      last_payable_day: z.string().describe('due_date + pay_until_days, moved to a business day'),
+      instructions: z.string().nullable(),
+      paid_on: z.string().nullable().describe('the São Paulo day it was paid'),
+      discount_amount: money().nullable().describe('of the payment, once paid'),
+      fine_amount: money().nullable().describe('of the payment, once paid'),
+      interest_amount: money().nullable().describe('of the payment, once paid'),
+    })
+    .nullable()
+    .describe('the terms of a boleto or a PIX with a due date; null for other charges'),
+  paid_amount: money().nullable().describe('boleto and PIX with a due date: what the payer paid (the amount due on the day), once paid'),
   fee_amount: money().nullable().describe('MDR of the whole charge, set on capture'),
   net_amount: money().nullable().describe('amount − fee_amount, set on capture'),
   failure_code: z.string().nullable(),
   failure_reason: z.string().nullable(),
   captured_at: timestamp().nullable(),
-  captured_amount: money().nullable().describe('cents captured, set on capture: amount, or less after a partial capture (the rest of the authorisation is released)'),
+  captured_amount: money().nullable().describe('cents captured, set on capture: amount (paid_amount for a boleto or a PIX with a due date), or less after a partial capture (the rest of the authorisation is released)'),
   authorized_at: timestamp().nullable().describe('when a charge created with capture false was authorised'),
   voided_at: timestamp().nullable().describe('when the authorisation was voided'),
   void_reason: z.enum(VOID_REASONS).nullable().describe(`requested (POST /v1/charges/{id}/void) or expired (not captured within ${AUTHORIZATION_VALID_DAYS} days)`),
@@ -201,6 +314,16 @@ export type Refund = z.infer<typeof refund>;
 
 export const refundListQuery = listQuery({});
 
+export const sandboxPayRequest = z.strictObject({
+  amount: positiveCents()
+    .optional()
+    .describe('what the payer pays: must be the amount due that day (a boleto or PIX with a due date: discount, fine and interest applied); default: that amount'),
+  paid_on: isoDate()
+    .optional()
+    .describe('a boleto or PIX with a due date only: the São Paulo day it was paid, from the day it was created to today; default today'),
+});
+export type SandboxPayRequest = z.infer<typeof sandboxPayRequest>;
+
 export const chargeListQuery = listQuery({
   status: qEnum(CHARGE_STATUSES).optional(),
   payment_method: qEnum(PAYMENT_METHODS).optional(),
@@ -216,7 +339,7 @@ export const chargeEndpoints = [
     id: 'charges.create',
     method: 'POST',
     path: '/v1/charges',
-    summary: 'Create a charge (credit_card with a token, or pix with a BR Code)',
+    summary: 'Create a charge (credit_card with a token, pix with a BR Code, or boleto with its slip)',
     auth: 'secret',
     body: chargeCreate,
     response: charge,
@@ -327,13 +450,31 @@ export const chargeEndpoints = [
     id: 'charges.sandboxPay',
     method: 'POST',
     path: '/v1/sandbox/charges/{id}/pay',
-    summary: 'Sandbox: pay a pending PIX charge as the buyer would',
+    summary: 'Sandbox: pay a pending PIX charge or boleto as the payer would (with a due date: the amount due on the day it is paid)',
+    auth: 'secret',
+    body: sandboxPayRequest,
+    response: charge,
+    status: 200,
+    sandbox: true,
+    message: 'Charge paid',
+    tag: 'Sandbox',
+    cli: {
+      command: ['sandbox', 'pay'],
+      example: 'mpay sandbox pay 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --paid-on 2027-01-12 --amount 10250',
+      columns: ['id', 'status', 'payment_method', 'amount', 'paid_amount', 'captured_at'],
+    },
+  }),
+  endpoint({
+    id: 'charges.sandboxExpire',
+    method: 'POST',
+    path: '/v1/sandbox/charges/{id}/expire',
+    summary: 'Sandbox: expire a pending boleto or PIX with a due date now, as if its last payable day had passed (event charge.expired)',
     auth: 'secret',
     response: charge,
     status: 200,
     sandbox: true,
-    message: 'PIX charge paid',
+    message: 'Charge expired',
     tag: 'Sandbox',
-    cli: { command: ['sandbox', 'pay'], example: 'mpay sandbox pay 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
+    cli: { command: ['sandbox', 'expire'], example: 'mpay sandbox expire 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: CHARGE_COLUMNS },
   }),
 ] as const;

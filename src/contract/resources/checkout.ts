@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { endpoint } from '../endpoint.js';
 import { money, positiveCents, timestamp, uuid } from '../common.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
-import { anyTaxId, CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS } from './charges.js';
+import { anyTaxId, CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS, payerAddress } from './charges.js';
 import { LINK_MAX_INSTALLMENTS } from './paymentLinks.js';
 
 /**
@@ -53,6 +53,12 @@ export const checkoutPayRequest = z.discriminatedUnion(
       amount: buyerAmount(),
       customer: checkoutCustomer,
     }),
+    z.strictObject({
+      attempt_id: attemptId(),
+      payment_method: z.literal('boleto'),
+      amount: buyerAmount(),
+      customer: checkoutCustomer.extend({ address: payerAddress }).describe("a boleto's payer registration: the address with CEP too"),
+    }),
   ],
   { error: `payment_method must be one of: ${PAYMENT_METHODS.join(', ')}` },
 );
@@ -70,6 +76,15 @@ export const checkoutPayment = z.object({
     .object({
       qr_code: z.string().describe('BR Code "copia e cola"'),
       qr_code_image: z.string().describe('the BR Code as a QR code: a PNG data: URL'),
+      expires_at: timestamp(),
+    })
+    .nullable(),
+  boleto: z
+    .object({
+      digitable_line: z.string(),
+      formatted_line: z.string(),
+      due_date: z.string(),
+      url: z.string().describe('the printable slip'),
       expires_at: timestamp(),
     })
     .nullable(),

@@ -7,7 +7,7 @@ import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { HTTPS_IMAGE_RULE, httpsImageUrlProblem } from '../../domain/urls.js';
 
 export const PAYMENT_LINK_STATUSES = statusesOf('payment_link') as [StatusOf<'payment_link'>, ...StatusOf<'payment_link'>[]];
-export const LINK_PAYMENT_METHODS = ['credit_card', 'pix'] as const;
+export const LINK_PAYMENT_METHODS = ['credit_card', 'pix', 'boleto'] as const;
 const LINK_PRODUCT_TYPES = ['physical', 'digital'] as const;
 export const LINK_MAX_INSTALLMENTS = 12;
 

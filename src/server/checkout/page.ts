@@ -8,9 +8,10 @@
  * allowed for images.
  */
 import { randomBytes } from 'node:crypto';
-import type { PublicLink } from '../services/checkout.js';
+import { CHECKOUT_BOLETO_DUE_DAYS, type PublicLink } from '../services/checkout.js';
 import { CHECKOUT_CSS, CHECKOUT_JS } from './assets.js';
 import { formatBRL } from '../../domain/money.js';
+import { LINK_PAYMENT_METHODS } from '../../contract/resources/paymentLinks.js';
 import { installmentLabel } from './format.js';
 import { parseHttpsImageUrl } from '../../domain/urls.js';
 
@@ -25,6 +26,9 @@ export function jsonForScript(v: unknown): string {
 }
 
 const HEX = /^#[0-9A-Fa-f]{6}$/;
+
+/** How the page names each payment method. */
+const METHOD_NAMES: Record<PublicLink['methods'][number], string> = { credit_card: 'Cartão de crédito', pix: 'PIX', boleto: 'Boleto' };
 export const DEFAULT_PRIMARY = '#1A56DB';
 export const DEFAULT_SUMMARY = '#F3F4F6';
 
@@ -57,7 +61,8 @@ export interface Rendered {
   headers: Record<string, string>;
 }
 
-function securityHeaders(nonce: string, imgOrigins: string[]): Record<string, string> {
+/** The headers of a page of the service: its Content-Security-Policy (scripts and styles by `nonce` only) and the rest. */
+export function securityHeaders(nonce: string, imgOrigins: string[]): Record<string, string> {
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
@@ -92,25 +97,31 @@ function shell(o: { title: string; nonce: string; theme: Theme; body: string; sc
   const { primary, summary } = o.theme;
   const focus = contrast(primary, '#FFFFFF') >= 3 ? primary : '#111827';
   const vars = `:root{--primary:${primary};--on-primary:${textOn(primary)};--summary:${summary};--on-summary:${textOn(summary)};--focus:${focus}}`;
+  const styles = `<link rel="stylesheet" href="/checkout/assets/${CHECKOUT_CSS.name}" integrity="${CHECKOUT_CSS.integrity}" nonce="${o.nonce}">
+<style nonce="${o.nonce}">${vars}</style>`;
+  return htmlDocument(o.title, styles, `${o.body}\n${o.script ?? ''}`);
+}
+
+/** A public page in pt-BR that search engines do not index: `head` is its styles, `body` what follows <body>. */
+export function htmlDocument(title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="pt-BR">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow">
-<title>${escapeHtml(o.title)}</title>
+<title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<link rel="stylesheet" href="/checkout/assets/${CHECKOUT_CSS.name}" integrity="${CHECKOUT_CSS.integrity}" nonce="${o.nonce}">
-<style nonce="${o.nonce}">${vars}</style>
+${head}
 </head>
 <body>
-${o.body}
-${o.script ?? ''}</body>
+${body}</body>
 </html>
 `;
 }
 
-const nonceOf = () => randomBytes(18).toString('base64');
+/** A fresh CSP nonce for one response. */
+export const nonceOf = () => randomBytes(18).toString('base64');
 
 export type UnavailableReason = 'not_found' | 'inactive' | 'expired' | 'exhausted' | 'unavailable';
 
@@ -151,11 +162,13 @@ function field(o: {
   maxlength?: number;
   placeholder?: string;
   extra?: string;
+  /** not required (the default is required) */
+  optional?: boolean;
 }): string {
   const describedBy = [o.hint ? `${o.id}-hint` : '', `${o.id}-error`].filter(Boolean).join(' ');
   return `<div class="field" data-field="${o.id}">
 <label for="${o.id}">${escapeHtml(o.label)}</label>${o.hint ? `\n<p class="hint" id="${o.id}-hint">${escapeHtml(o.hint)}</p>` : ''}
-<input id="${o.id}" name="${o.id}" type="${o.type ?? 'text'}"${o.autocomplete ? ` autocomplete="${o.autocomplete}"` : ''}${o.inputmode ? ` inputmode="${o.inputmode}"` : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.placeholder ? ` placeholder="${escapeHtml(o.placeholder)}"` : ''} required aria-describedby="${describedBy}"${o.extra ?? ''}>
+<input id="${o.id}" name="${o.id}" type="${o.type ?? 'text'}"${o.autocomplete ? ` autocomplete="${o.autocomplete}"` : ''}${o.inputmode ? ` inputmode="${o.inputmode}"` : ''}${o.maxlength ? ` maxlength="${o.maxlength}"` : ''}${o.placeholder ? ` placeholder="${escapeHtml(o.placeholder)}"` : ''}${o.optional ? '' : ' required'} aria-describedby="${describedBy}"${o.extra ?? ''}>
 <p class="field-error" id="${o.id}-error"></p>
 </div>`;
 }
@@ -166,7 +179,7 @@ export interface PageConfig {
   public_key: string | null;
   amount: number | null;
   max_installments: number;
-  methods: Array<'credit_card' | 'pix'>;
+  methods: PublicLink['methods'];
   tokens_url: string;
   pay_url: string;
   status_url: string;
@@ -175,7 +188,8 @@ export interface PageConfig {
 /** The checkout page of a payable link. */
 export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean }): Rendered {
   const r = link.row;
-  const methods = link.methods.filter((m) => m !== 'credit_card' || link.publicKey);
+  // in one order whatever the link's: card first (its fields show at once), then PIX, then boleto
+  const methods = LINK_PAYMENT_METHODS.filter((m) => link.methods.includes(m) && (m !== 'credit_card' || link.publicKey));
   if (!methods.length) return renderStatePage('unavailable', link);
   const nonce = nonceOf();
   const theme = { primary: safeColor(r.primary_color, DEFAULT_PRIMARY), summary: safeColor(r.summary_color, DEFAULT_SUMMARY) };
@@ -184,6 +198,7 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
   const logo = parseHttpsImageUrl(r.logo_url);
   const card = methods.includes('credit_card');
   const pix = methods.includes('pix');
+  const boleto = methods.includes('boleto');
   const maxInst = card ? Math.max(1, Number(r.max_installments)) : 1;
   const seller = escapeHtml(link.sellerName);
   const initial = escapeHtml((link.sellerName.trim()[0] ?? 'M').toUpperCase());
@@ -204,12 +219,11 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
       ? field({ id: 'amount', label: 'Valor a pagar (R$)', inputmode: 'decimal', autocomplete: 'off', hint: 'Você define o valor. Exemplo: 50,00', maxlength: 20 })
       : '';
   const methodPicker =
-    card && pix
+    methods.length > 1
       ? `<div class="methods">
-<label class="method"><input type="radio" name="method" value="credit_card" checked> <span>Cartão de crédito</span></label>
-<label class="method"><input type="radio" name="method" value="pix"> <span>PIX</span></label>
+${methods.map((m, i) => `<label class="method"><input type="radio" name="method" value="${m}"${i === 0 ? ' checked' : ''}> <span>${METHOD_NAMES[m]}</span></label>`).join('\n')}
 </div>`
-      : `<input type="hidden" name="method" value="${card ? 'credit_card' : 'pix'}"><p class="only-method">${card ? 'Cartão de crédito' : 'PIX'}</p>`;
+      : `<input type="hidden" name="method" value="${methods[0]}"><p class="only-method">${METHOD_NAMES[methods[0]!]}</p>`;
   const installmentOptions = Array.from({ length: maxInst }, (_, i) => `<option value="${i + 1}">${escapeHtml(installmentLabel(amount, i + 1))}</option>`).join('');
   const cardFields = card
     ? `<div id="card-fields" class="card-fields">
@@ -230,7 +244,25 @@ ${field({ id: 'card-cvv', label: 'Código de segurança (CVV)', hint: '3 ou 4 d�
 </div>`
     : '';
   const pixInfo = pix
-    ? `<p id="pix-info" class="pix-info"${card ? ' hidden' : ''}>Ao continuar, mostramos um QR Code e o código PIX copia e cola. A confirmação aparece aqui assim que o pagamento cair.</p>`
+    ? `<p id="pix-info" class="pix-info"${methods[0] !== 'pix' ? ' hidden' : ''}>Ao continuar, mostramos um QR Code e o código PIX copia e cola. A confirmação aparece aqui assim que o pagamento cair.</p>`
+    : '';
+  const boletoFields = boleto
+    ? `<div id="boleto-fields"${methods[0] !== 'boleto' ? ' hidden' : ''}>
+<p class="pix-info">O boleto vence em ${CHECKOUT_BOLETO_DUE_DAYS} dias e leva até 1 dia útil para ser compensado depois do pagamento. Para emiti-lo, informe seu endereço.</p>
+<div class="row">
+${field({ id: 'addr-zip', label: 'CEP', inputmode: 'numeric', autocomplete: 'postal-code', maxlength: 9, hint: 'Ex.: 01310-100' })}
+${field({ id: 'addr-state', label: 'UF', autocomplete: 'address-level1', maxlength: 2, hint: 'Ex.: SP' })}
+</div>
+${field({ id: 'addr-street', label: 'Rua', autocomplete: 'address-line1', maxlength: 200 })}
+<div class="row">
+${field({ id: 'addr-number', label: 'Número', autocomplete: 'off', maxlength: 20 })}
+${field({ id: 'addr-complement', label: 'Complemento (opcional)', autocomplete: 'address-line2', maxlength: 100, optional: true })}
+</div>
+<div class="row">
+${field({ id: 'addr-neighborhood', label: 'Bairro', autocomplete: 'off', maxlength: 100 })}
+${field({ id: 'addr-city', label: 'Cidade', autocomplete: 'address-level2', maxlength: 100 })}
+</div>
+</div>`
     : '';
   const payLabel = amount === null ? 'Pagar' : `Pagar ${formatBRL(amount)}`;
 
@@ -263,6 +295,7 @@ ${field({ id: 'buyer-phone', label: 'Celular com DDD', type: 'tel', autocomplete
 ${methodPicker}
 ${cardFields}
 ${pixInfo}
+${boletoFields}
 </fieldset>
 <div id="form-error" class="form-error" role="alert" aria-live="assertive"></div>
 <button type="submit" id="pay-button" class="pay-button">${escapeHtml(payLabel)}</button>
@@ -277,6 +310,15 @@ ${pixInfo}
 <p id="pix-status" class="pix-status" role="status" aria-live="polite">Aguardando pagamento…</p>
 <p id="pix-expiry" class="hint"></p>
 <button type="button" id="pix-retry" class="secondary-button" hidden>Gerar novo PIX</button>
+</section>
+<section id="boleto-panel" class="pix-panel" hidden aria-labelledby="boleto-title">
+<h2 id="boleto-title" tabindex="-1">Boleto gerado</h2>
+<p id="boleto-summary"></p>
+<p class="boleto-label">Linha digitável</p>
+<p id="boleto-line" class="mono boleto-line"></p>
+<button type="button" id="boleto-copy" class="secondary-button">Copiar linha digitável</button>
+<p><a id="boleto-link" class="boleto-link" target="_blank" rel="noopener">Abrir o boleto para imprimir</a></p>
+<p id="boleto-status" class="hint" role="status" aria-live="polite">Pague no app ou no site do seu banco até o vencimento. O vendedor recebe a confirmação quando o pagamento for compensado.</p>
 </section>
 <section id="receipt" class="receipt" hidden aria-labelledby="receipt-title">
 <h2 id="receipt-title" tabindex="-1">Pagamento confirmado</h2>

@@ -2,8 +2,9 @@ import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
 import { listCharges } from '../services/chargeList.js';
 import { AUTHORIZATION_VALID_DAYS } from '../../domain/capture.js';
-import { captureCharge, payPixCharge } from '../services/charges/capture.js';
+import { captureCharge } from '../services/charges/capture.js';
 import { createCharge } from '../services/charges/create.js';
+import { expireSandboxCharge, paySandboxCharge } from '../services/charges/dueDate.js';
 import { refundCharge } from '../services/charges/refunds.js';
 import { loadCharge, refundRecord } from '../services/charges/rows.js';
 import { chargeJson } from '../services/charges/view.js';
@@ -17,7 +18,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     if (c.status === 'failed') ctx.message = `Charge failed: ${c.failure_code}`;
     else if (c.status === 'captured') ctx.message = 'Charge captured';
     else if (c.status === 'authorized') ctx.message = `Charge authorized; capture it within ${AUTHORIZATION_VALID_DAYS} days (POST /v1/charges/${c.id}/capture) or void it`;
-    else ctx.message = c.payment_method === 'pix' ? 'PIX charge created; waiting for payment' : 'Charge created; pending';
+    else ctx.message = c.payment_method === 'pix' ? 'PIX charge created; waiting for payment' : c.payment_method === 'boleto' ? 'Boleto created; waiting for payment' : 'Charge created; pending';
     return view.json();
   },
 
@@ -58,5 +59,11 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     });
   },
 
-  'charges.sandboxPay': async (ctx, { params }) => payPixCharge(ctx, params.id),
+  'charges.sandboxPay': async (ctx, { params, body }) => {
+    const c = await paySandboxCharge(ctx, params.id, body);
+    ctx.message = c.payment_method === 'boleto' ? 'Boleto paid' : 'PIX charge paid';
+    return c;
+  },
+
+  'charges.sandboxExpire': async (ctx, { params }) => (await expireSandboxCharge(ctx, params.id)).json(),
 };

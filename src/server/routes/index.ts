@@ -21,6 +21,7 @@ import { webhookHandlers } from './webhooks.js';
 import { sandboxWalletHandlers } from './sandboxWallet.js';
 import { checkoutHandlers, checkoutPages } from './checkout.js';
 import { probePages } from './probes.js';
+import { boletoPages } from './boleto.js';
 
 export const handlers = {
   ...merchantHandlers,
@@ -51,11 +52,11 @@ export interface PageInput {
 
 export type PageHandler = (p: PageInput) => Promise<Answer>;
 
-/** A page: not an API endpoint (no envelope, no authentication): probes, documents, the checkout. */
+/** A page: not an API endpoint (no envelope, no authentication): probes, documents, the checkout, the printable boleto. */
 export interface PageRoute {
   method: 'GET';
   path: string;
   handle: PageHandler;
 }
 
-export const pages: readonly PageRoute[] = [...probePages, ...checkoutPages];
+export const pages: readonly PageRoute[] = [...probePages, ...checkoutPages, ...boletoPages];

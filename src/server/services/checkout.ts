@@ -10,13 +10,16 @@
  * is still pending (a card being decided, a PIX not yet paid and not expired) reserves one of
  * the remaining uses: a payer who finds every remaining use reserved is refused up front
  * (409 conflict, Retry-After) and no charge is created. Holds are bounded per client and in
- * time: a hold lasts as long as its PIX (15 minutes) and a client (a keyed hash of its IPv4
- * address or IPv6 /64, the same in every process on the store) holds at most one use of a link
- * at a time (checkout_holds).
+ * time: a hold lasts as long as its PIX (15 minutes) or its boleto (until its due date, three
+ * days later), and a client (a keyed hash of its IPv4 address or IPv6 /64, the same in every
+ * process on the store) holds at most one use of a link at a time (checkout_holds).
  */
 import type { Charge, ChargeCreate, CheckoutChargeStatus, CheckoutPayment, CheckoutPayRequest } from '../../contract/index.js';
 import { MAX_CHARGE_AMOUNT } from '../../domain/fees.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
+import { addDays, localDate } from '../../domain/calendar.js';
+import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
+import { formatBRL } from '../../domain/money.js';
 import { json, type Queryable } from '../../store/db.js';
 import { clockOffset, serviceContext, type ServiceDeps } from '../context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
@@ -26,6 +29,8 @@ import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from '
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
 export const CHECKOUT_PIX_EXPIRES_IN_S = 900;
+/** A boleto made at the checkout is due this many days later, and payable until then only. */
+export const CHECKOUT_BOLETO_DUE_DAYS = 3;
 
 /** A link as the public checkout sees it, with its merchant's clock and public key. */
 export interface PublicLink {
@@ -37,7 +42,7 @@ export interface PublicLink {
   /** a public key the page can tokenize cards with (an active key without IP restrictions), or null */
   publicKey: string | null;
   status: LinkRow['status'];
-  methods: Array<'credit_card' | 'pix'>;
+  methods: Array<'credit_card' | 'pix' | 'boleto'>;
 }
 
 export async function loadPublicLink(deps: ServiceDeps, id: string): Promise<PublicLink | null> {
@@ -62,7 +67,7 @@ export async function loadPublicLink(deps: ServiceDeps, id: string): Promise<Pub
     sellerName: row.s_trade_name ?? row.m_name,
     publicKey: key?.public_key ?? null,
     status: effectiveStatus(row, now),
-    methods: json.from<Array<'credit_card' | 'pix'>>(row.allowed_payment_methods, []),
+    methods: json.from<PublicLink['methods']>(row.allowed_payment_methods, []),
   };
 }
 
@@ -84,6 +89,9 @@ function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'a
     // a link stored before links had the cap: the buyer cannot fix it, the seller must
     throw new ApiError('business_rule', `This payment link's amount is above the charge limit of ${MAX_CHARGE_AMOUNT} cents; please contact the seller`);
   }
+  if (body.payment_method === 'boleto' && amount <= BOLETO_FEE_CENTS) {
+    throw invalid('amount', `must be more than ${formatBRL(BOLETO_FEE_CENTS)} to pay by boleto (its fee)`);
+  }
   const installments = body.payment_method === 'credit_card' ? (body.installments ?? 1) : 1;
   if (installments > Number(link.max_installments)) {
     throw invalid('installments', `must be at most ${link.max_installments} for this payment link`);
@@ -100,6 +108,8 @@ function buyerError(e: unknown): unknown {
   if (e.code === 'validation_error' && e.details?.every((d) => d.field === 'payment_details.installments')) {
     return invalid('installments', e.details[0]?.message ?? 'is not possible for this amount');
   }
+  // a boleto's payer registration data the buyer typed (the address) is the buyer's to fix
+  if (e.code === 'validation_error' && e.details?.length && e.details.every((d) => d.field.startsWith('customer.'))) return e;
   if (e.code === 'internal_error') return e;
   return new ApiError('business_rule', 'This payment link cannot take payments right now; please contact the seller');
 }
@@ -113,6 +123,9 @@ function toPayment(c: Charge, redirectUrl: string | null, qrImage: string | null
     installments: c.installments,
     card: c.card ? { brand: c.card.brand, last_four: c.card.last_four } : null,
     pix: c.pix && qrImage ? { qr_code: c.pix.qr_code, qr_code_image: qrImage, expires_at: c.pix.expires_at } : null,
+    boleto: c.boleto
+      ? { digitable_line: c.boleto.digitable_line, formatted_line: c.boleto.formatted_line, due_date: c.boleto.due_date, url: c.boleto.url, expires_at: c.boleto.expires_at }
+      : null,
     failure_code: c.failure_code,
     paid_at: c.captured_at,
     redirect_url: c.status === 'captured' ? redirectUrl : null,
@@ -157,9 +170,7 @@ export async function payLink(deps: ServiceDeps, payment: LinkPayment, body: Che
     items: [{ name: link.row.title, quantity: 1, unit_price: amount, tangible: link.row.product_type === 'physical' }],
     currency: 'BRL',
     ...(link.row.submerchant_id ? { submerchant_id: link.row.submerchant_id } : {}),
-    ...(body.payment_method === 'credit_card'
-      ? { payment_method: 'credit_card' as const, payment_details: { token: body.token, installments: body.installments ?? 1 } }
-      : { payment_method: 'pix' as const, payment_details: { expires_in: pixExpiresIn(link.row, now) } }),
+    ...paymentOf(body, link.row, now),
   } as ChargeCreate;
   const client = deps.keyring.requestHash('checkout client\n', from.client);
   const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
@@ -173,10 +184,24 @@ export async function payLink(deps: ServiceDeps, payment: LinkPayment, body: Che
   return toPayment(created, link.row.redirect_url, qr);
 }
 
+/** The payment method and details of a checkout payment's charge. */
+function paymentOf(body: CheckoutPayRequest, link: Pick<LinkRow, 'expires_at'>, now: Date): Pick<ChargeCreate, 'payment_method' | 'payment_details'> {
+  switch (body.payment_method) {
+    case 'credit_card':
+      return { payment_method: 'credit_card', payment_details: { token: body.token, installments: body.installments ?? 1 } };
+    case 'pix':
+      return { payment_method: 'pix', payment_details: { expires_in: pixExpiresIn(link, now) } };
+    case 'boleto':
+      // due in a few days and not payable after: a use of the link is held while it is unpaid
+      return { payment_method: 'boleto', payment_details: { due_date: addDays(localDate(now), CHECKOUT_BOLETO_DUE_DAYS), pay_until_days: 0 } };
+  }
+}
+
 /** The message of the envelope of a checkout payment. */
 export function paymentMessage(p: CheckoutPayment): string {
   if (p.status === 'captured') return 'Payment confirmed';
   if (p.status === 'failed') return `Payment failed: ${p.failure_code}`;
+  if (p.payment_method === 'boleto') return 'Boleto created; waiting for payment';
   return p.payment_method === 'pix' ? 'PIX created; waiting for payment' : 'Payment pending';
 }
 
@@ -221,7 +246,7 @@ async function reserveUse(
   if (Number(mine?.n ?? 0) > 0) {
     throw new ApiError(
       'conflict',
-      'You already have a payment pending on this payment link: complete it, or try again once it expires (at most 15 minutes)',
+      'You already have a payment pending on this payment link: complete it, or try again once it expires (a PIX after at most 15 minutes, a boleto after its due date)',
       undefined,
       { 'Retry-After': '60' },
     );

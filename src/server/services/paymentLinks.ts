@@ -1,6 +1,7 @@
 import type { PaymentLink, PaymentLinkUpdate } from '../../contract/resources/paymentLinks.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
+import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { ServiceDeps } from '../context.js';
@@ -79,8 +80,13 @@ export function toLinkRecord(r: LinkRow, baseUrl: string, now: Date): PaymentLin
 }
 
 /** Rules on the whole link (after a create or a merge of a PATCH). */
-export function checkLinkRules(r: Pick<LinkRow, 'max_installments' | 'allowed_payment_methods' | 'max_uses' | 'current_uses'>): void {
+export function checkLinkRules(r: Pick<LinkRow, 'amount' | 'max_installments' | 'allowed_payment_methods' | 'max_uses' | 'current_uses'>): void {
   const methods = json.from<string[]>(r.allowed_payment_methods, []);
+  if (methods.includes('boleto') && r.amount !== null && Number(r.amount) <= BOLETO_FEE_CENTS) {
+    throw new ApiError('validation_error', `amount: a boleto must be of more than its fee (${BOLETO_FEE_CENTS} cents)`, [
+      { field: 'amount', message: `must be more than ${BOLETO_FEE_CENTS} cents (the boleto fee) when boleto is in allowed_payment_methods` },
+    ]);
+  }
   if (r.max_installments > 1 && !methods.includes('credit_card')) {
     throw new ApiError('validation_error', 'max_installments: installments need credit_card in allowed_payment_methods', [
       { field: 'max_installments', message: 'must be 1 unless credit_card is in allowed_payment_methods' },

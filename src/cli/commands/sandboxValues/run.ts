@@ -4,11 +4,25 @@
  * values, PIX limits, the clock and review request schemas), so this list cannot drift from
  * what the service does. Needs no target: it runs offline.
  */
-import { APPROVED_TEST_CARDS, PIX_DEFAULT_EXPIRES_IN_S, PIX_EXPIRED, PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S, TEST_CARDS, decideCard } from '../../../domain/sandbox.js';
+import {
+  APPROVED_TEST_CARDS,
+  DUE_PAYERS,
+  PIX_DEFAULT_EXPIRES_IN_S,
+  PIX_EXPIRED,
+  PIX_MAX_EXPIRES_IN_S,
+  PIX_MIN_EXPIRES_IN_S,
+  SANDBOX_LATE_DAYS,
+  SANDBOX_LATE_PAY_HOUR,
+  TEST_CARDS,
+  decideCard,
+} from '../../../domain/sandbox.js';
+import { bankCodeWithDigit } from '../../../domain/boleto.js';
+import { DEFAULT_PAY_UNTIL_DAYS, MAX_PAY_UNTIL_DAYS } from '../../../domain/dueAmount.js';
+import { formatBRL } from '../../../domain/money.js';
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { detectBrand } from '../../../domain/brands.js';
 import { AUTHORIZATION_VALID_DAYS } from '../../../domain/capture.js';
-import { ANTICIPATION_MONTHLY_BPS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+import { ANTICIPATION_MONTHLY_BPS, BOLETO_FEE_CENTS, BOLETO_SETTLEMENT_DAYS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
 import { usage } from '../../errors.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';
@@ -86,6 +100,8 @@ export function sandboxValueRows(): SandboxValue[] {
     detail: `not paid by expires_at on the merchant clock: ${PIX_EXPIRED.failure_reason}`,
   });
 
+  rows.push(...dueRows());
+
   for (const v of SANDBOX_PAYOUT_VALUES) {
     rows.push({
       area: `withdrawal (${v.type})`,
@@ -138,6 +154,46 @@ export function sandboxValueRows(): SandboxValue[] {
     outcome: 'allowed',
     code: null,
     detail: 'sandbox mode accepts loopback and LAN receivers (production refuses them); link-local and metadata addresses are refused everywhere',
+  });
+  return rows;
+}
+
+/** Boletos and PIX with a due date: the sandbox bank, how they are paid, the magic payers, expiry. */
+function dueRows(): SandboxValue[] {
+  const rows: SandboxValue[] = [
+    {
+      area: 'boleto',
+      value: 'payment_method boleto',
+      outcome: 'pending',
+      code: null,
+      detail: `slip of the sandbox bank ${bankCodeWithDigit()}; paid with \`mpay sandbox pay CHARGE_ID [--amount N] [--paid-on DAY]\` the amount due that day (discount, or fine and interest when late): then captured, settled D+${BOLETO_SETTLEMENT_DAYS} (next business day) net of the ${formatBRL(BOLETO_FEE_CENTS)} fee`,
+    },
+    {
+      area: 'pix (due date)',
+      value: 'payment_method pix with payment_details.due_date',
+      outcome: 'pending',
+      code: null,
+      detail: 'a /cobv/ BR Code; paid like a boleto the amount due that day, credited at once net of the PIX MDR',
+    },
+  ];
+  for (const p of DUE_PAYERS) {
+    rows.push({
+      area: 'boleto, pix (due date)',
+      value: `customer.email ending in ${p.suffix}@`,
+      outcome: p.outcome,
+      code: null,
+      detail:
+        p.suffix === 'pays_late'
+          ? `${p.detail}: ${SANDBOX_LATE_DAYS} days after the due date (moved to a business day) at ${SANDBOX_LATE_PAY_HOUR}:00, or on its last payable day if sooner`
+          : p.detail,
+    });
+  }
+  rows.push({
+    area: 'boleto, pix (due date)',
+    value: `not paid by due_date + pay_until_days (0–${MAX_PAY_UNTIL_DAYS}, default ${DEFAULT_PAY_UNTIL_DAYS}), moved to a business day`,
+    outcome: 'expired',
+    code: null,
+    detail: 'event charge.expired; `mpay sandbox expire CHARGE_ID` expires one pending charge at once',
   });
   return rows;
 }

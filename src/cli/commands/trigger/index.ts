@@ -15,6 +15,8 @@ export interface TriggerOptions {
   list?: boolean;
   /** seconds a wait (charge capture, withdrawal) may take */
   timeout?: string;
+  /** a charge event from a charge of this payment method */
+  paymentMethod?: string;
 }
 
 export function register(program: Command, deps: CliDeps): void {
@@ -24,9 +26,10 @@ export function register(program: Command, deps: CliDeps): void {
     .addArgument(new Argument('[event]', 'event name; see --list'))
     .option('--list', 'list the events and what each creates')
     .option('--timeout <seconds>', 'how long a wait (capture, withdrawal) may take', '30')
+    .option('--payment-method <method>', 'charge events: the payment method of the charge (credit_card, pix, boleto; see --list)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ mpay trigger --list\n  $ mpay trigger charge.captured\n  $ mpay webhooks listen --forward-to http://localhost:3000/webhooks &   # then, in another terminal:\n  $ mpay trigger withdrawal.failed -o json\n\nSandbox only. receivable.paid moves the merchant\'s sandbox clock 31 days.\n',
+      '\nExamples:\n  $ mpay trigger --list\n  $ mpay trigger charge.captured\n  $ mpay trigger charge.captured --payment-method boleto\n  $ mpay trigger charge.expired\n  $ mpay webhooks listen --forward-to http://localhost:3000/webhooks &   # then, in another terminal:\n  $ mpay trigger withdrawal.failed -o json\n\nSandbox only. receivable.paid moves the merchant\'s sandbox clock 31 days.\n',
     )
     .action(
       action(deps, async (event: string | undefined, o: Omit<TriggerOptions, 'event'>, cmd: Command) =>
@@ -53,13 +56,23 @@ export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
   const timeoutS = Number(opts.timeout ?? 30);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${opts.timeout}'`);
   const event = opts.event;
+  const recipe = RECIPES[event];
+  let make = recipe.run;
+  if (opts.paymentMethod !== undefined && opts.paymentMethod !== recipe.method) {
+    const methods = [recipe.method, ...Object.keys(recipe.methods ?? {})].filter(Boolean);
+    const chosen = recipe.methods?.[opts.paymentMethod as keyof typeof recipe.methods];
+    if (!chosen) {
+      throw usage(methods.length ? `${event} takes --payment-method ${methods.join(' or ')} (or none)` : `${event} takes no --payment-method`);
+    }
+    make = chosen;
+  }
   const target = await env.openTarget(g, io);
   try {
     const maker = new Maker(target.client, io.env, timeoutS * 1000);
     const me = await maker.me();
     if (me.mode !== 'sandbox') throw new CliError(`mpay trigger creates records in the sandbox; this target runs in ${me.mode} mode`, EXIT.refused);
     try {
-      await RECIPES[event].run(maker);
+      await make(maker);
     } catch (e) {
       // what was made before the failure stays in the sandbox: say what it is
       if (maker.made.length) io.err(`created before the failure: ${maker.made.map((x) => `${x.kind} ${x.id}`).join(', ')}\n`);

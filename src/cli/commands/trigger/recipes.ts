@@ -10,7 +10,7 @@ import type { MpayClient, Operation } from '../../../sdk/client.js';
 import type { DocumentType } from '../../../domain/onboarding.js';
 import { TEST_CARDS } from '../../../domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
-import { settledAfterDays } from '../../../domain/calendar.js';
+import { addDays, localDate, settledAfterDays } from '../../../domain/calendar.js';
 import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
 import { CliError, EXIT } from '../../errors.js';
 import { fileForm } from '../../multipart.js';
@@ -74,12 +74,12 @@ export class Maker {
   }
 
   /** A charge of this trigger; `payment` is the payment_method and its payment_details. */
-  private chargeBody<P extends { payment_method: 'credit_card' | 'pix' }>(amount: number, payment: P) {
+  private chargeBody<P extends { payment_method: 'credit_card' | 'pix' | 'boleto' }>(amount: number, payment: P) {
     return {
       amount,
       ...payment,
       product_type: 'digital' as const,
-      customer: this.customer(),
+      customer: { ...this.customer(), address: sampleAddress() },
       items: [{ name: `mpay trigger ${this.run}`, quantity: 1, unit_price: amount, tangible: false }],
       metadata: { mpay_trigger: this.run },
     };
@@ -102,6 +102,29 @@ export class Maker {
     const c = (await this.client.call('charges.create', { body: this.chargeBody(amount, { payment_method: 'pix', payment_details: {} }) })).data;
     this.add('charge', c.id, `PIX, ${amount} cents: ${c.status}`);
     return c;
+  }
+
+  /** A boleto (or a PIX with a due date) due in 3 days on the merchant's clock, with a fine and interest. */
+  async dueCharge(method: 'boleto' | 'pix', amount = 10_000): Promise<Charge> {
+    const due = addDays(localDate(new Date((await this.me()).clock)), 3);
+    const payment_details = { due_date: due, fine: 200, interest: 100 };
+    const body = method === 'boleto' ? this.chargeBody(amount, { payment_method: 'boleto', payment_details }) : this.chargeBody(amount, { payment_method: 'pix', payment_details });
+    const c = (await this.client.call('charges.create', { body })).data;
+    this.add('charge', c.id, `${method === 'boleto' ? 'boleto' : 'PIX with a due date'}, ${amount} cents due ${due}: ${c.status}${c.boleto ? `; ${c.boleto.url}` : ''}`);
+    return c;
+  }
+
+  /** The sandbox's payment of a pending charge (with a due date: the amount due today). */
+  async pay(c: Charge): Promise<Charge> {
+    const p = (await this.client.call('charges.sandboxPay', { params: { id: c.id }, body: {} })).data;
+    this.add('payment', c.id, `paid ${p.paid_amount ?? p.amount} cents: ${p.status}`);
+    return p;
+  }
+
+  /** The sandbox's expiry of a pending charge with a due date: only this charge moves. */
+  async expire(c: Charge): Promise<void> {
+    const e = (await this.client.call('charges.sandboxExpire', { params: { id: c.id } })).data;
+    this.add('expiry', c.id, `expired as if its last payable day had passed: ${e.status}`);
   }
 
   async capturedCard(): Promise<Charge> {
@@ -252,20 +275,45 @@ function failingAmount(): number | null {
   return v ? 1_000 + v.cents_ending! : null;
 }
 
+export type TriggerMethod = 'credit_card' | 'pix' | 'boleto';
+
 export interface Recipe {
   /** what the trigger creates, for --list */
   creates: string;
   run(m: Maker): Promise<void>;
+  /** the charge events: the payment method of `run`'s charge */
+  method?: TriggerMethod;
+  /** the charge events: the same event from a charge of another payment method (--payment-method) */
+  methods?: Partial<Record<TriggerMethod, (m: Maker) => Promise<void>>>;
+}
+
+/** A charge's status after a step, or an error saying what it was instead. */
+function expectStatus(c: Charge, status: Charge['status']): void {
+  if (c.status !== status) throw new CliError(`charge ${c.id} is ${c.status}, not ${status}`, EXIT.refused);
 }
 
 const declined = () => TEST_CARDS[0]!.number;
 
 export const RECIPES: Record<EventName, Recipe> = {
-  'charge.pending': { creates: 'a PIX charge (pending until paid)', run: async (m) => void (await m.pixCharge()) },
+  'charge.pending': {
+    creates: 'a PIX charge (pending until paid); --payment-method boleto: a boleto due in 3 days',
+    run: async (m) => void (await m.pixCharge()),
+    method: 'pix',
+    methods: { boleto: async (m) => void (await m.dueCharge('boleto')) },
+  },
   'charge.authorized': { creates: 'a card token and a card charge created with capture false: authorized', run: async (m) => void (await m.authorizedCard()) },
-  'charge.captured': { creates: 'a card token and a card charge, captured', run: async (m) => void (await m.capturedCard()) },
+  'charge.captured': {
+    creates: 'a card token and a card charge, captured; --payment-method pix|boleto: a PIX or a boleto paid through the sandbox',
+    run: async (m) => void (await m.capturedCard()),
+    method: 'credit_card',
+    methods: {
+      pix: async (m) => expectStatus(await m.pay(await m.pixCharge()), 'captured'),
+      boleto: async (m) => expectStatus(await m.pay(await m.dueCharge('boleto')), 'captured'),
+    },
+  },
   'charge.failed': {
     creates: 'a card token of a declining test card and its charge, failed',
+    method: 'credit_card',
     run: async (m) => {
       const c = await m.cardCharge({ number: declined() });
       if (c.status !== 'failed') throw new CliError(`the charge with test card ${declined()} ended ${c.status}`, EXIT.refused);
@@ -273,6 +321,7 @@ export const RECIPES: Record<EventName, Recipe> = {
   },
   'charge.refunded': {
     creates: 'a captured card charge, then its full refund',
+    method: 'credit_card',
     run: async (m) => {
       await m.refund((await m.capturedCard()).id);
     },
@@ -280,6 +329,12 @@ export const RECIPES: Record<EventName, Recipe> = {
   'charge.voided': {
     creates: 'a card charge created with capture false (authorized), then its void',
     run: async (m) => m.voidCharge((await m.authorizedCard()).id),
+  },
+  'charge.expired': {
+    creates: 'a boleto, then the sandbox expiring it (only that charge: no clock move); --payment-method pix: a PIX with a due date',
+    run: async (m) => m.expire(await m.dueCharge('boleto')),
+    method: 'boleto',
+    methods: { pix: async (m) => m.expire(await m.dueCharge('pix')) },
   },
   'receivable.paid': {
     creates: 'a captured card charge, then the merchant clock +35 days so its receivable settles (D+30 moved to a business day)',

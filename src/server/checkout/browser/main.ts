@@ -5,11 +5,14 @@
  * Flow: validate the form → tokenize the card with POST /v1/tokens and the merchant's public
  * key → POST /checkout/{id}/pay with an attempt id (kept for retries after a network failure,
  * replaced once an answer arrives or the form changes) → receipt, redirect, decline message,
- * or the PIX panel, which polls the payment's status until it is paid.
+ * the PIX panel, which polls the payment's status until it is paid, or the boleto panel (its
+ * digitable line to copy and its printable page; a boleto is paid in days, not while the page
+ * is open).
  */
 import { cardLengthProblem, cvvLength, detectBrand, type CardBrand } from '../../../domain/brands.js';
 import { luhnValid } from '../../../domain/luhn.js';
 import { isValidCnpj, isValidCpf } from '../../../domain/taxid.js';
+import { UFS } from '../../../domain/brazil.js';
 import { formatBRL, parseBRL } from '../../../domain/money.js';
 import { installmentLabel } from '../format.js';
 import type { PageConfig } from '../page.js';
@@ -17,14 +20,17 @@ import type { PageConfig } from '../page.js';
 // the page writes this object for the script (src/server/checkout/page.ts); the type is erased
 type Config = PageConfig;
 
+type Method = Config['methods'][number];
+
 interface Payment {
   receipt_id: string;
-  status: 'pending' | 'captured' | 'failed' | 'refunded';
-  payment_method: 'credit_card' | 'pix';
+  status: 'pending' | 'captured' | 'failed' | 'refunded' | 'expired';
+  payment_method: Method;
   amount: number;
   installments: number;
   card: { brand: CardBrand; last_four: string } | null;
   pix: { qr_code: string; qr_code_image: string; expires_at: string } | null;
+  boleto: { digitable_line: string; formatted_line: string; due_date: string; url: string; expires_at: string } | null;
   failure_code: string | null;
   redirect_url: string | null;
 }
@@ -139,16 +145,17 @@ function start(cfg: Config): void {
   const installments = byId<HTMLSelectElement>('installments');
   const cardFields = byId('card-fields');
   const pixInfo = byId('pix-info');
+  const boletoFields = byId('boleto-fields');
 
   let attempt: string | null = null;
   let busy = false;
   let pollTimer: number | undefined;
 
-  const method = (): 'credit_card' | 'pix' => {
+  const method = (): Method => {
     const checked = form.querySelector<HTMLInputElement>('input[name="method"]:checked');
-    if (checked) return checked.value as 'credit_card' | 'pix';
+    if (checked) return checked.value as Method;
     const only = form.querySelector<HTMLInputElement>('input[name="method"]');
-    return (only?.value as 'credit_card' | 'pix') ?? 'credit_card';
+    return (only?.value as Method) ?? 'credit_card';
   };
 
   const currentAmount = (): number | null => {
@@ -179,14 +186,16 @@ function start(cfg: Config): void {
     if (installments) {
       Array.from(installments.options).forEach((o, i) => (o.textContent = installmentLabel(a, i + 1)));
     }
-    const pix = method() === 'pix';
-    payButton!.textContent = pix ? (a === null ? 'Gerar PIX' : `Gerar PIX de ${formatBRL(a)}`) : a === null ? 'Pagar' : `Pagar ${formatBRL(a)}`;
+    const m = method();
+    const verb = m === 'pix' ? 'Gerar PIX' : m === 'boleto' ? 'Gerar boleto' : 'Pagar';
+    payButton!.textContent = a === null ? verb : m === 'credit_card' ? `${verb} ${formatBRL(a)}` : `${verb} de ${formatBRL(a)}`;
   }
 
   function refreshMethod(): void {
     const m = method();
     if (cardFields) cardFields.hidden = m !== 'credit_card';
     if (pixInfo) pixInfo.hidden = m !== 'pix';
+    if (boletoFields) boletoFields.hidden = m !== 'boleto';
     refreshAmounts();
   }
 
@@ -230,6 +239,12 @@ function start(cfg: Config): void {
       return '';
     },
     'card-holder': () => (input('card-holder')!.value.trim() ? '' : 'Informe o nome como está impresso no cartão.'),
+    'addr-zip': () => (/^\d{8}$/.test(digits(input('addr-zip')!.value)) && digits(input('addr-zip')!.value) !== '00000000' ? '' : 'Informe um CEP de 8 dígitos, como 01310-100.'),
+    'addr-state': () => ((UFS as readonly string[]).includes(input('addr-state')!.value.trim().toUpperCase()) ? '' : 'Informe a sigla do estado, como SP.'),
+    'addr-street': () => (input('addr-street')!.value.trim() ? '' : 'Informe a rua.'),
+    'addr-number': () => (input('addr-number')!.value.trim() ? '' : 'Informe o número (ou s/n).'),
+    'addr-neighborhood': () => (input('addr-neighborhood')!.value.trim() ? '' : 'Informe o bairro.'),
+    'addr-city': () => (input('addr-city')!.value.trim() ? '' : 'Informe a cidade.'),
     'card-expiry': () => {
       const r = parseExpiry(input('card-expiry')!.value);
       return typeof r === 'string' ? r : '';
@@ -247,6 +262,7 @@ function start(cfg: Config): void {
   const activeFields = (): string[] => {
     const f = ['amount', 'buyer-name', 'buyer-email', 'buyer-tax-id', 'buyer-phone'].filter((id) => input(id));
     if (method() === 'credit_card') f.push('card-number', 'card-holder', 'card-expiry', 'card-cvv');
+    if (method() === 'boleto') f.push('addr-zip', 'addr-state', 'addr-street', 'addr-number', 'addr-neighborhood', 'addr-city');
     return f;
   };
 
@@ -306,6 +322,13 @@ function start(cfg: Config): void {
     'customer.email': 'buyer-email',
     'customer.tax_id': 'buyer-tax-id',
     'customer.phone': 'buyer-phone',
+    'customer.address.zip_code': 'addr-zip',
+    'customer.address.state': 'addr-state',
+    'customer.address.street': 'addr-street',
+    'customer.address.number': 'addr-number',
+    'customer.address.complement': 'addr-complement',
+    'customer.address.neighborhood': 'addr-neighborhood',
+    'customer.address.city': 'addr-city',
     amount: 'amount',
     installments: 'installments',
   };
@@ -399,6 +422,36 @@ function start(cfg: Config): void {
     }, delay);
   }
 
+  /** A boleto: its line to copy and its printable page; nothing to wait for here. */
+  function showBoleto(p: Payment): void {
+    if (!p.boleto) return;
+    form!.hidden = true;
+    const due = p.boleto.due_date.split('-').reverse().join('/');
+    byId('boleto-summary')!.textContent = `Valor ${formatBRL(p.amount)} · vencimento ${due}`;
+    const line = byId('boleto-line')!;
+    line.textContent = p.boleto.formatted_line;
+    line.dataset.digits = p.boleto.digitable_line;
+    byId<HTMLAnchorElement>('boleto-link')!.href = p.boleto.url;
+    byId('boleto-panel')!.hidden = false;
+    byId('boleto-title')!.focus();
+  }
+
+  byId('boleto-copy')?.addEventListener('click', async () => {
+    const line = byId('boleto-line')!;
+    let ok = false;
+    try {
+      await navigator.clipboard.writeText(line.dataset.digits ?? '');
+      ok = true;
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      window.getSelection()?.removeAllRanges();
+      window.getSelection()?.addRange(range);
+      ok = document.execCommand('copy');
+    }
+    byId('boleto-status')!.textContent = ok ? 'Linha digitável copiada. Cole no app ou no site do seu banco.' : 'Selecione a linha digitável e copie.';
+  });
+
   function paymentFailed(p: Payment): void {
     window.clearTimeout(pollTimer);
     const message = FAILURES[p.failure_code ?? ''] ?? 'Pagamento não aprovado. Tente novamente.';
@@ -444,17 +497,29 @@ function start(cfg: Config): void {
     }
     const m = method();
     const amount = currentAmount();
-    const customer = {
+    const customer: Record<string, unknown> = {
       name: input('buyer-name')!.value.trim(),
       email: input('buyer-email')!.value.trim(),
       tax_id: input('buyer-tax-id')!.value.replace(/[.\-/\s]/g, '').toUpperCase(),
       phone: input('buyer-phone')!.value.replace(/[\s()-]/g, ''),
     };
     attempt ??= newAttemptId();
-    setBusy(true, m === 'pix' ? 'Gerando PIX…' : 'Processando pagamento…');
+    setBusy(true, m === 'pix' ? 'Gerando PIX…' : m === 'boleto' ? 'Gerando boleto…' : 'Processando pagamento…');
     try {
       const body: Record<string, unknown> = { attempt_id: attempt, payment_method: m, customer };
       if (cfg.amount === null) body.amount = amount;
+      if (m === 'boleto') {
+        const value = (id: string) => input(id)!.value.trim();
+        customer.address = {
+          zip_code: digits(value('addr-zip')),
+          state: value('addr-state').toUpperCase(),
+          street: value('addr-street'),
+          number: value('addr-number'),
+          ...(value('addr-complement') ? { complement: value('addr-complement') } : {}),
+          neighborhood: value('addr-neighborhood'),
+          city: value('addr-city'),
+        };
+      }
       if (m === 'credit_card') {
         const exp = parseExpiry(input('card-expiry')!.value) as { month: string; year: string };
         const tok = await send(
@@ -484,6 +549,7 @@ function start(cfg: Config): void {
       if (p.status === 'captured') return showReceipt(p);
       if (p.status === 'failed') return paymentFailed(p);
       if (p.payment_method === 'pix') return showPix(p);
+      if (p.payment_method === 'boleto') return showBoleto(p);
       // a card payment whose decision was deferred: wait for it like a PIX
       showFormError('Pagamento em processamento…');
       poll(p);

@@ -8,6 +8,7 @@
 import type { ChargeCreate } from '../../../contract/resources/charges.js';
 import { MAX_CHARGE_AMOUNT } from '../../../domain/fees.js';
 import { buildBrCode } from '../../../domain/brcode.js';
+import { buildDueBrCode } from '../../../domain/pixCobv.js';
 import { PlanError } from '../../../domain/fees.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
@@ -17,6 +18,7 @@ import { emitEvent, type NewEvent } from '../events.js';
 import { createWallet } from '../wallets.js';
 import { decideInTx } from './capture.js';
 import { cardOf } from './card.js';
+import { dueColumns, dueSetupOf } from './dueDate.js';
 import { draftParties, planOf } from './parties.js';
 import { insertCharge, type ChargeRow, type StoredParty } from './rows.js';
 import { ChargeView } from './view.js';
@@ -43,8 +45,8 @@ async function mySubmerchant(q: Queryable, merchantId: string, id: string, field
   }
 }
 
-/** The BR Code of a PIX charge and when it expires. */
-async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, now: Date): Promise<{ qr: string; expiresAt: string }> {
+/** The BR Code of a PIX charge and when it expires (a PIX with a due date: when its terms say, null here). */
+async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, now: Date): Promise<{ qr: string; expiresAt: string | null }> {
   const m = await ctx.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [ctx.merchantId]);
   // field 60: the city of the seller the charge is for (its primary address, else its newest),
   // or the stated default when it has none (a merchant has no address in mpay)
@@ -54,14 +56,20 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
         [body.submerchant_id, ctx.merchantId],
       )
     : undefined;
+  const merchantName = m?.name ?? 'MPAY';
+  const merchantCity = place?.city ?? PIX_DEFAULT_CITY;
+  // with a due date (cobv): the location names the charge, whose payload states the amount due on the day
+  if (body.payment_method === 'pix' && body.payment_details?.due_date) {
+    return { qr: buildDueBrCode({ txid: id.replace(/-/g, ''), merchantName, merchantCity }), expiresAt: null };
+  }
   const expiresIn = (body.payment_method === 'pix' ? body.payment_details?.expires_in : undefined) ?? PIX_DEFAULT_EXPIRES_IN_S;
   return {
     qr: buildBrCode({
       // an immediate charge (cob): the PSP's location for the payload, named by the txid
       location: `${PIX_LOCATION_HOST}/v2/cob/${id.replace(/-/g, '')}`,
       amountCents: body.amount,
-      merchantName: m?.name ?? 'MPAY',
-      merchantCity: place?.city ?? PIX_DEFAULT_CITY,
+      merchantName,
+      merchantCity,
     }),
     expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
   };
@@ -87,10 +95,12 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
   }
   const installments = body.payment_method === 'credit_card' ? (body.payment_details.installments ?? 1) : 1;
   const { parties: drafts, rules } = draftParties(ctx.merchantId, body);
+  // a boleto or a PIX with a due date: its terms, checked against today and the amount
+  const due = dueSetupOf(ctx, body, drafts, now);
   try {
     planOf(body.payment_method, installments, drafts);
   } catch (e) {
-    if (e instanceof PlanError) throw invalid(body.split_rules ? 'split_rules' : 'payment_details.installments', e.message);
+    if (e instanceof PlanError) throw invalid(body.split_rules ? 'split_rules' : body.payment_method === 'credit_card' ? 'payment_details.installments' : 'amount', e.message);
     throw e;
   }
 
@@ -118,6 +128,7 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       parties.push({ ...p, wallet_id: walletId });
     }
     const ts = now.toISOString();
+    const dueCols = await dueColumns(q, ctx, id, body, due);
     // the row as inserted: the events and the answer are built from it, not read back
     const inserted: ChargeRow = {
       id,
@@ -156,6 +167,7 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       payment_link_id: origin?.paymentLinkId ?? null,
       created_at: ts,
       updated_at: ts,
+      ...dueCols,
     };
     const view = new ChargeView(inserted);
     const created: NewEvent = { merchantId: ctx.merchantId, type: 'charge.pending', data: view.record, chargeId: id, at: now };

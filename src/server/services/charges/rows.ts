@@ -51,6 +51,18 @@ export interface ChargeRow {
   payment_link_id: string | null;
   created_at: string;
   updated_at: string;
+  // a boleto or a PIX with a due date (src/server/services/charges/dueDate.ts); absent: null
+  /** JSON StoredDueTerms */
+  due_terms?: string | null;
+  due_expires_at?: string | null;
+  paid_amount?: number | null;
+  paid_on?: string | null;
+  /** JSON { discount, fine, interest } of the payment */
+  due_payment?: string | null;
+  sandbox_pays_at?: string | null;
+  boleto_our_number?: number | null;
+  boleto_barcode?: string | null;
+  boleto_url?: string | null;
 }
 
 /** A party of the sale as stored on the charge: who receives, into which wallet. */
@@ -121,8 +133,8 @@ export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
     `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
        installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
        card_holder_name, pix_qr_code, pix_expires_at, fee_amount, net_amount, failure_code, failure_reason, captured_at, failed_at,
-       payment_link_id, created_at, updated_at, captured_amount, authorized_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       payment_link_id, created_at, updated_at, captured_amount, authorized_at, due_terms, due_expires_at, sandbox_pays_at, boleto_our_number, boleto_barcode, boleto_url)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       r.id,
       r.merchant_id,
@@ -157,6 +169,12 @@ export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
       r.updated_at,
       r.captured_amount,
       r.authorized_at,
+      r.due_terms ?? null,
+      r.due_expires_at ?? null,
+      r.sandbox_pays_at ?? null,
+      r.boleto_our_number ?? null,
+      r.boleto_barcode ?? null,
+      r.boleto_url ?? null,
     ],
   );
 }

@@ -8,6 +8,7 @@ import type { Charge } from '../../../contract/resources/charges.js';
 import { json } from '../../../store/db.js';
 import { JsonText } from '../../context.js';
 import type { Memo } from '../../memo.js';
+import { duePartsOf } from './dueView.js';
 import type { ChargeRow } from './rows.js';
 
 /** A charge row's JSON columns, parsed. */
@@ -57,7 +58,8 @@ function toRecord(r: ChargeRow, parsed: ParsedColumns): Charge {
       r.payment_method === 'credit_card' && r.card_brand
         ? { brand: r.card_brand, first_six: r.card_first_six ?? '', last_four: r.card_last_four ?? '', holder_name: r.card_holder_name ?? '' }
         : null,
-    pix: r.payment_method === 'pix' && r.pix_qr_code ? { qr_code: r.pix_qr_code, expires_at: r.pix_expires_at ?? '' } : null,
+    pix: r.payment_method === 'pix' && r.pix_qr_code ? { qr_code: r.pix_qr_code, expires_at: r.pix_expires_at ?? r.due_expires_at ?? '' } : null,
+    ...duePartsOf(r),
     fee_amount: num(r.fee_amount),
     net_amount: num(r.net_amount),
     failure_code: r.failure_code,
