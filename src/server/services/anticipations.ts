@@ -12,7 +12,7 @@ import { anticipationFee } from '../../domain/fees.js';
 import type { StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext } from './context.js';
 import { ApiError, invalid } from '../errors.js';
 import type { ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';

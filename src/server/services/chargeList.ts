@@ -9,7 +9,7 @@
  *    only), then the rows of that one page by id (a deferred join).
  */
 import type { Queryable } from '../../store/db.js';
-import type { PageRequest } from '../context.js';
+import type { PageRequest } from './context.js';
 import type { Memo } from '../memo.js';
 import type { ChargeRow } from './charges/rows.js';
 

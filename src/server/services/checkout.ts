@@ -18,7 +18,7 @@ import type { Charge, ChargeCreate, CheckoutChargeStatus, CheckoutPayment, Check
 import { MAX_CHARGE_AMOUNT } from '../../domain/fees.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { json, type Queryable } from '../../store/db.js';
-import { clockOffset, serviceContext, type ServiceDeps } from '../context.js';
+import { clockOffset, serviceContext, type ServiceDeps } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { createCharge } from './charges/create.js';
 import { expireDuePixCharges } from './charges/due.js';

@@ -3,7 +3,7 @@ import type { Queryable } from '../../store/db.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import type { Keyring } from '../keyring.js';
 import type { Merchant } from '../../contract/resources/merchant.js';
-import type { Mode, ServiceContext } from '../context.js';
+import type { Mode, ServiceContext } from './context.js';
 import { notFound } from '../errors.js';
 import { createWallet } from './wallets.js';
 

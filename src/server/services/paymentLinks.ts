@@ -3,7 +3,7 @@ import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from './context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 

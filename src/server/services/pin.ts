@@ -1,7 +1,7 @@
 import type { Merchant } from '../../contract/resources/merchant.js';
 import { merchantRecord } from './merchants.js';
 import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext } from './context.js';
 import { ApiError } from '../errors.js';
 
 interface Attempt {

@@ -1,4 +1,4 @@
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from './context.js';
 import { createMerchant, generateKeyPair, type NewMerchant } from './merchants.js';
 
 /**

@@ -20,7 +20,7 @@
 import type { Statement, Wallet, WalletEntry } from '../../contract/resources/wallets.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import type { Queryable } from '../../store/db.js';
-import type { Page, PagedRecord, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { Page, PagedRecord, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 

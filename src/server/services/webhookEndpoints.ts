@@ -10,7 +10,7 @@ import { transition } from '../../store/transition.js';
 import { cancelEndpointDeliveries, MAX_ENDPOINTS_PER_MERCHANT } from '../webhooks/delivery.js';
 import { checkTarget } from '../webhooks/netguard.js';
 import { generateSecret } from '../webhooks/signature.js';
-import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 

@@ -5,7 +5,7 @@ import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../..
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
-import type { ServiceDeps, ServiceContext } from '../context.js';
+import type { ServiceDeps, ServiceContext } from './context.js';
 import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';

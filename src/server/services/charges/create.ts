@@ -11,7 +11,7 @@ import { buildBrCode } from '../../../domain/brcode.js';
 import { PlanError } from '../../../domain/fees.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, type NewEvent } from '../events.js';
 import { createWallet } from '../wallets.js';
