@@ -32,6 +32,7 @@ import {
   type PartnerRow,
 } from './onboarding.js';
 import { checkUploadQuota, refuseAtQuota } from './uploadQuota.js';
+import { lockMerchant } from './merchants.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
 import { UUID_SOURCE } from '../../domain/ids.js';
@@ -159,7 +160,7 @@ export async function createSubmerchant(ctx: ServiceContext, b: BodyFor<'submerc
   const cnaes = (b.cnaes ?? []).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
   return ctx.db.tx(async (q) => {
     // lock the merchant so two concurrent creations cannot both pass the tax_id check (PostgreSQL)
-    await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    await lockMerchant(q, ctx.merchantId);
     const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ?', [ctx.merchantId, b.tax_id]);
     if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
     const id = ctx.deps.ids();
@@ -252,7 +253,7 @@ export async function updateSubmerchant(
   const ts = now.toISOString();
   return ctx.db.tx(async (q) => {
     // a new tax_id is checked for duplicates under the merchant's lock, as at creation
-    if (b.tax_id !== undefined) await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    if (b.tax_id !== undefined) await lockMerchant(q, ctx.merchantId);
     const row = await loadSubmerchant(q, ctx.merchantId, id, true);
     if (!(CORRECTABLE_STATUSES as readonly string[]).includes(row.status)) {
       throw new ApiError('invalid_state', `The submerchant is ${row.status}: only a ${CORRECTABLE_STATUSES.join(' or ')} submerchant can be corrected`);

@@ -6,6 +6,7 @@
 import type { Queryable } from '../../store/db.js';
 import type { DueContext, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError } from '../errors.js';
+import { lockMerchant } from './merchants.js';
 
 export interface UploadRules {
   /** bytes of stored uploads per merchant; null: no quota */
@@ -67,7 +68,7 @@ export async function refuseAtQuota(ctx: ServiceContext): Promise<void> {
  */
 export async function checkUploadQuota(q: Queryable, ctx: ServiceContext, size: number): Promise<void> {
   if (uploadRulesOf(ctx.deps).quotaBytes === null) return;
-  await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+  await lockMerchant(q, ctx.merchantId);
   const { used, quota } = await quotaUse(q, ctx);
   if (quota !== null && used + size > quota) {
     throw quotaExceeded(

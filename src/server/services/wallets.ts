@@ -26,6 +26,17 @@ import { listPage } from '../lists.js';
 
 export type WalletOwner = 'merchant' | 'submerchant';
 
+/** The id of the BRL wallet of a merchant or of a submerchant, by its owner, if it has one. */
+export async function walletOf(q: Queryable, ownerType: WalletOwner, ownerId: string): Promise<string | undefined> {
+  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = ? AND owner_id = ? AND currency = 'BRL'", [ownerType, ownerId]);
+  return w?.id;
+}
+
+/** A wallet of the merchant (its own or one of its submerchants'), by id, and whose it is; undefined for any other. */
+export function walletOfMerchant(q: Queryable, merchantId: string, id: string): Promise<{ id: string; owner_type: WalletOwner; owner_id: string } | undefined> {
+  return q.get<{ id: string; owner_type: WalletOwner; owner_id: string }>('SELECT id, owner_type, owner_id FROM wallets WHERE id = ? AND merchant_id = ?', [id, merchantId]);
+}
+
 /** Creates the BRL wallet of a merchant or submerchant, in the caller's transaction. */
 export async function createWallet(
   q: Queryable,

@@ -14,7 +14,8 @@ import { json, type Queryable } from '../../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, type NewEvent } from '../events.js';
-import { createWallet } from '../wallets.js';
+import { merchantName } from '../merchants.js';
+import { createWallet, walletOf } from '../wallets.js';
 import { decideInTx } from './capture.js';
 import { cardOf } from './card.js';
 import { draftParties, planOf } from './parties.js';
@@ -26,11 +27,6 @@ export interface ChargeOrigin {
   paymentLinkId: string;
   /** runs inside the transaction that inserts the charge, before the insert; throwing refuses the charge */
   guard?: (q: Queryable, chargeId: string) => Promise<void>;
-}
-
-async function walletOf(q: Queryable, ownerType: 'merchant' | 'submerchant', ownerId: string): Promise<string | undefined> {
-  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = ? AND owner_id = ? AND currency = 'BRL'", [ownerType, ownerId]);
-  return w?.id;
 }
 
 async function mySubmerchant(q: Queryable, merchantId: string, id: string, field: string): Promise<void> {
@@ -45,7 +41,7 @@ async function mySubmerchant(q: Queryable, merchantId: string, id: string, field
 
 /** The BR Code of a PIX charge and when it expires. */
 async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, now: Date): Promise<{ qr: string; expiresAt: string }> {
-  const m = await ctx.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [ctx.merchantId]);
+  const name = await merchantName(ctx.db, ctx.merchantId);
   // field 60: the city of the seller the charge is for (its primary address, else its newest),
   // or the stated default when it has none (a merchant has no address in mpay)
   const place = body.submerchant_id
@@ -60,7 +56,7 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
       // an immediate charge (cob): the PSP's location for the payload, named by the txid
       location: `${PIX_LOCATION_HOST}/v2/cob/${id.replace(/-/g, '')}`,
       amountCents: body.amount,
-      merchantName: m?.name ?? 'MPAY',
+      merchantName: name ?? 'MPAY',
       merchantCity: place?.city ?? PIX_DEFAULT_CITY,
     }),
     expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),
