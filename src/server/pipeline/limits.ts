@@ -68,7 +68,7 @@ export class Limits {
         'rate_limited',
         `Too many uploads for this merchant (${rate.burst} at once, then ${perMinute} a minute); retry in ${wait} s`,
         undefined,
-        { 'Retry-After': String(wait) },
+        { retryAfterS: wait },
       );
     }
   }

@@ -223,7 +223,7 @@ async function reserveUse(
       'conflict',
       'You already have a payment pending on this payment link: complete it, or try again once it expires (at most 15 minutes)',
       undefined,
-      { 'Retry-After': '60' },
+      { retryAfterS: 60 },
     );
   }
   const pending = await q.get<{ n: number }>(
@@ -235,7 +235,7 @@ async function reserveUse(
       'conflict',
       'Another buyer is completing the last available use of this payment link; try again in a few minutes',
       undefined,
-      { 'Retry-After': '60' },
+      { retryAfterS: 60 },
     );
   }
   await q.run('INSERT INTO checkout_holds (charge_id, payment_link_id, client, created_at) VALUES (?, ?, ?, ?)', [hold.chargeId, linkId, hold.client, nowIso]);

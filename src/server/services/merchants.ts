@@ -141,7 +141,7 @@ function lockedError(ends: string, now: Date, wrongNow: boolean): ApiError {
   const message = wrongNow
     ? `Wrong PIN; after ${PIN_MAX_ATTEMPTS} wrong PINs PIN-protected operations are locked for ${wait} s`
     : `Too many wrong PINs; PIN-protected operations are locked for ${wait} s`;
-  return new ApiError('pin_locked', message, undefined, { 'Retry-After': String(wait) });
+  return new ApiError('pin_locked', message, undefined, { retryAfterS: wait });
 }
 
 /**
