@@ -27,7 +27,7 @@ export interface ServiceDeps {
   mode: Mode;
   /** public origin for links the service hands out (checkout_url, file url) */
   publicBaseUrl?: string;
-  /** one structured line per request and per internal error; never bodies or headers */
+  /** structured log lines (the pipeline's, due work's and the webhook worker's); never bodies or headers */
   log?: (entry: Record<string, unknown>) => void;
   /** the runtime's caches (src/server/caches.ts) */
   caches: Caches;
