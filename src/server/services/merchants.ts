@@ -8,7 +8,7 @@ import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
 import type { Merchant } from '../../contract/resources/merchant.js';
 import type { Mode, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError, notFound } from '../errors.js';
-import { createWallet } from './wallets.js';
+import { createWallet, walletOf } from './wallets.js';
 
 export interface KeyPair {
   public_key: string;
@@ -62,17 +62,16 @@ export async function createMerchant(
 
 /** The merchant record of GET /v1/merchant. */
 export async function merchantRecord(ctx: ServiceContext): Promise<Merchant> {
-  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; created_at: string; wallet_id: string }>(
-    `SELECT m.id, m.name, m.pin_hash, m.created_at, w.id AS wallet_id
-       FROM merchants m JOIN wallets w ON w.owner_type = 'merchant' AND w.owner_id = m.id
-      WHERE m.id = ?`,
+  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; created_at: string }>(
+    'SELECT id, name, pin_hash, created_at FROM merchants WHERE id = ?',
     [ctx.merchantId],
   );
-  if (!m) throw notFound('Merchant');
+  const walletId = m && (ctx.walletId ?? (await walletOf(ctx.db, 'merchant', m.id)));
+  if (!m || !walletId) throw notFound('Merchant');
   return {
     id: m.id,
     name: m.name,
-    wallet_id: m.wallet_id,
+    wallet_id: walletId,
     pin_enabled: !!m.pin_hash,
     mode: ctx.deps.mode,
     clock: ctx.now().toISOString(),
