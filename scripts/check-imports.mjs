@@ -1,25 +1,53 @@
 // The import structure of src/, checked with dpdm (a dependency parser built on TypeScript's):
 //  - no import cycles between modules as they run (type-only imports are erased by the compiler
 //    and are not edges: a command's run.ts may import its options type from its index.ts);
-//  - each layer imports only the layers below it (docs/architecture.md, "Layers").
+//  - each layer imports only the layers below it (docs/architecture.md, "Layers"); for the
+//    layers marked `types`, type-only imports count too;
+//  - route handlers run no SQL: no SQL text and no use of the store's handle (`.db`, `.tx`) in
+//    src/server/routes, read with TypeScript's parser (comments do not count).
 //
-//   node scripts/check-imports.mjs     # prints what it found; exit 1 on any cycle or violation
+//   node scripts/check-imports.mjs [root]   # prints what it found; exit 1 on any cycle or violation
 import { parseDependencyTree, parseCircular } from 'dpdm';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * What each layer may import from src/ (besides itself), the first matching prefix winning.
- * The CLI sits on top and may import every layer.
+ * What each layer may import from src/ (besides itself), the first matching prefix winning;
+ * `not` takes prefixes back out of `may`; `types`: type-only imports are edges too; `sql:
+ * false`: its modules may not run SQL. The CLI sits on top and may import every layer.
  */
 export const LAYERS = [
   { layer: 'src/domain/', may: [] },
   { layer: 'src/contract/', may: ['src/domain/'] },
   { layer: 'src/store/', may: ['src/domain/'] },
-  // services and webhook delivery never reach back into the routes (or the app that mounts them)
-  { layer: 'src/server/services/', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'], not: ['src/server/routes/', 'src/server/app.ts', 'src/server/runtime.ts', 'src/server/due.ts'] },
+  // The services know nothing of HTTP. Of src/server they may use only what is not the request
+  // pipeline: errors, list paging, the runtime's caches and memos, the clock, the keyring and
+  // webhook delivery. The rest is the HTTP layer — app, runtime, http, inProcess, connections,
+  // body, pipeline/, routes/, due, auth, rateLimit, idempotency, readMemo, uploadLimits,
+  // validate, checkout/ and context.ts (AppDeps, RequestContext) — and is refused, types included.
+  {
+    layer: 'src/server/services/',
+    may: [
+      'src/server/errors.ts',
+      'src/server/lists.ts',
+      'src/server/caches.ts',
+      'src/server/memo.ts',
+      'src/server/clock.ts',
+      'src/server/keyring.ts',
+      'src/server/webhooks/',
+      'src/store/',
+      'src/contract/',
+      'src/domain/',
+    ],
+    types: true,
+  },
+  // Routes parse, call a service and shape the answer: they never reach the store (nor the
+  // SQL of list paging), types included, and run no SQL.
+  { layer: 'src/server/routes/', may: ['src/server/', 'src/contract/', 'src/domain/'], not: ['src/server/lists.ts'], types: true, sql: false },
   { layer: 'src/server/webhooks/', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'], not: ['src/server/routes/', 'src/server/services/', 'src/server/app.ts', 'src/server/runtime.ts'] },
   { layer: 'src/server/', may: ['src/store/', 'src/contract/', 'src/domain/'] },
   // mpay/embedded is the one SDK module that may load the service; the SDK ('mpay') never does
@@ -28,27 +56,70 @@ export const LAYERS = [
   { layer: 'src/cli/', may: ['src/sdk/', 'src/server/', 'src/store/', 'src/contract/', 'src/domain/'] },
 ];
 
-/** Parses src/ and returns its runtime cycles and the imports that break the layer rules. */
-export async function checkImports() {
-  const tree = await parseDependencyTree('src/**/*.ts', { cwd: root, context: root, transform: true, tsconfig: join(root, 'tsconfig.json') });
-  for (const id of Object.keys(tree)) if (!id.startsWith('src/')) delete tree[id];
-  const cycles = parseCircular(tree);
+/** SQL in a string: a statement's keywords as the code writes them (upper case). */
+const SQL_TEXT = /\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|BEGIN|COMMIT|ROLLBACK)\b/;
+/** Members of the store's handle (Db, Queryable) and of a request's context that reach it. */
+const STORE_MEMBERS = new Set(['db', 'tx', 'prepare', 'exec']);
+
+/** Where a module runs SQL: SQL text in its strings, or a use of the store's handle. */
+export function sqlUses(fileName, text) {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found = [];
+  const at = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  const visit = (node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+      if (SQL_TEXT.test(node.text)) found.push(`line ${at(node)}: SQL text`);
+    } else if (ts.isPropertyAccessExpression(node) && STORE_MEMBERS.has(node.name.text)) {
+      found.push(`line ${at(node)}: .${node.name.text}`);
+    } else if (ts.isBindingElement(node) && STORE_MEMBERS.has((node.propertyName ?? node.name).getText(source))) {
+      found.push(`line ${at(node)}: { ${(node.propertyName ?? node.name).getText(source)} }`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const ruleOf = (file) => LAYERS.find((r) => file.startsWith(r.layer));
+
+function layerViolations(tree, onlyTyped) {
   const violations = [];
   for (const [file, deps] of Object.entries(tree)) {
-    const rule = LAYERS.find((r) => file.startsWith(r.layer));
-    if (!rule) continue;
+    const rule = ruleOf(file);
+    if (!rule || (onlyTyped && !rule.types)) continue;
     const own = rule.layer.endsWith('/') ? rule.layer : dirname(rule.layer) + '/';
     for (const d of deps ?? []) {
       if (!d.id?.startsWith('src/')) continue;
       const allowed = (d.id.startsWith(own) || rule.may.some((p) => d.id.startsWith(p))) && !(rule.not ?? []).some((p) => d.id.startsWith(p));
-      if (!allowed) violations.push(`${file} imports ${d.id}`);
+      if (!allowed) violations.push(`${file} imports ${d.id}${onlyTyped ? ' (types)' : ''}`);
     }
+  }
+  return violations;
+}
+
+/**
+ * Parses src/ under `root` (the repository by default) and returns its runtime cycles and what
+ * breaks the rules of LAYERS: imports against the layers, SQL run where it may not be.
+ */
+export async function checkImports(root = repoRoot) {
+  const opts = { cwd: root, context: root, tsconfig: join(root, 'tsconfig.json') };
+  const tree = await parseDependencyTree('src/**/*.ts', { ...opts, transform: true });
+  for (const id of Object.keys(tree)) if (!id.startsWith('src/')) delete tree[id];
+  const cycles = parseCircular(tree);
+  const violations = layerViolations(tree, false);
+  // the layers whose type-only imports count too, parsed again without erasing types
+  const typed = LAYERS.filter((r) => r.types).map((r) => `${r.layer}**/*.ts`);
+  const withTypes = await parseDependencyTree(typed, { ...opts, transform: false });
+  for (const v of layerViolations(withTypes, true)) if (!violations.includes(v.replace(' (types)', ''))) violations.push(v);
+  for (const file of Object.keys(tree)) {
+    if (ruleOf(file)?.sql !== false) continue;
+    for (const use of sqlUses(file, readFileSync(join(root, file), 'utf8'))) violations.push(`${file} runs SQL (${use})`);
   }
   return { tree, files: Object.keys(tree).length, cycles, violations };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { files, cycles, violations } = await checkImports();
+  const { files, cycles, violations } = await checkImports(process.argv[2] ?? repoRoot);
   for (const c of cycles) console.log(`cycle: ${c.join(' -> ')} -> ${c[0]}`);
   for (const v of violations) console.log(`layer: ${v}`);
   console.log(`${files} modules, ${cycles.length} cycles, ${violations.length} layer violations`);

@@ -5,7 +5,7 @@ import { json } from '../store/db.js';
 import { ApiError } from './errors.js';
 import { clockOffset, type AppDeps, type Principal } from './context.js';
 
-const CHALLENGE = { 'WWW-Authenticate': 'Basic realm="mpay", charset="UTF-8"' };
+const CHALLENGE = { challenge: 'Basic realm="mpay", charset="UTF-8"' };
 
 /** A public key as mpay makes them (services/merchants.ts generateKeyPair). */
 const PUBLIC_KEY_RE = /^pk_(?:test|live)_[0-9a-f]{32}$/;

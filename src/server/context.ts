@@ -1,44 +1,22 @@
 import type { Endpoint, ItemOut, BodyOut, ParamsOf, QueryOut } from '../contract/endpoint.js';
-import type { endpoints } from '../contract/index.js';
-import type { IdGenerator } from '../domain/ids.js';
 import type { Db } from '../store/db.js';
-import type { FileStore } from '../store/files.js';
-import type { Caches } from './caches.js';
-import type { Clock } from './clock.js';
 import type { Limits } from './pipeline/limits.js';
 import type { CoreRequest } from './pipeline/request.js';
-import type { Keyring } from './keyring.js';
 import type { DuePolicy } from './pipeline/due.js';
 import type { RateLimits } from './rateLimit.js';
 import type { UploadLimits } from './uploadLimits.js';
+import type { JsonText, Page, PagedRecord, PageRequest, ServiceContext, ServiceDeps } from './services/context.js';
 
-export type Mode = 'sandbox' | 'production';
-
-/** What the services need from outside, injected so tests can replace any of it. */
-export interface ServiceDeps {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
-  keyring: Keyring;
-  /** the data directory (master.key; uploads when files are kept on disk) */
-  dataDir: string;
-  /** where uploaded files live: a directory (SQLite) or the database (PostgreSQL); see store/files.ts */
-  files: FileStore;
-  mode: Mode;
-  /** public origin for links the service hands out (checkout_url, file url) */
-  publicBaseUrl?: string;
-  /** one structured line per request and per internal error; never bodies or headers */
-  log?: (entry: Record<string, unknown>) => void;
-  /** the runtime's caches (src/server/caches.ts) */
-  caches: Caches;
-  /** due work: how many items each job moves per call (one transaction per batch) */
-  due: { readonly batch: number };
-  /** uploads per merchant: rate, storage quota, retention of unattached uploads (src/server/uploadLimits.ts); unset parts take their defaults */
-  uploadLimits?: Partial<UploadLimits>;
-}
+// The services' side (src/server/services/context.ts), for the HTTP layer's modules
+export { clockOffset, JsonText, serviceContext } from './services/context.js';
+export type { BodyFor, DueContext, DueJob, EndpointFor, Mode, Page, PagedRecord, PageRequest, QueryFor, ServiceContext, ServiceDeps } from './services/context.js';
 
 /** Everything the app needs: the services' deps and the settings of the request pipeline. */
 export interface AppDeps extends ServiceDeps {
+  /** the data directory (master.key; uploads when files are kept on disk; the scratch of uploads being read) */
+  dataDir: string;
+  /** uploads per merchant: the rate the pipeline spends before the body is read, and the services' quota and retention (src/server/uploadLimits.ts) */
+  uploadLimits?: Partial<UploadLimits>;
   /**
    * Addresses and CIDR ranges of reverse proxies whose X-Forwarded-For is believed (the client
    * is the right-most hop that is not one of them); empty or absent: the peer is the client.
@@ -81,42 +59,6 @@ export interface Principal {
   walletId?: string;
 }
 
-/**
- * What a service needs to act for a merchant: the store, the deps, the merchant and its clock
- * (and the public origin, for links it hands out). Route handlers, the hosted checkout, due work,
- * the CLI's admin commands and tests all call services with one of these.
- */
-export interface ServiceContext {
-  deps: ServiceDeps;
-  db: Db;
-  merchantId: string;
-  /** the merchant's clock: the server clock moved by the merchant's sandbox offset */
-  now(): Date;
-  /** public origin for links the service hands out */
-  baseUrl?: string;
-  /** the merchant's BRL wallet, when the caller knows it already (a request: its principal); else read */
-  walletId?: string;
-}
-
-/**
- * The clock offset a merchant's stored `clock_offset_ms` gives in this mode: the sandbox's
- * `POST /v1/sandbox/clock/advance` moves it; production has no sandbox clock, so an offset left
- * in a database created in sandbox mode moves nothing there.
- */
-export function clockOffset(deps: Pick<ServiceDeps, 'mode'>, storedMs: number | string | null | undefined): number {
-  return deps.mode === 'production' ? 0 : Number(storedMs ?? 0);
-}
-
-/** The ServiceContext of a merchant whose sandbox clock is `clockOffsetMs` ahead of the server's (none in production). */
-export function serviceContext(deps: ServiceDeps, merchantId: string, clockOffsetMs: number, baseUrl?: string): ServiceContext {
-  const offset = clockOffset(deps, clockOffsetMs);
-  return { deps, db: deps.db, merchantId, now: () => new Date(deps.clock.now().getTime() + offset), ...(baseUrl !== undefined ? { baseUrl } : {}) };
-}
-
-/** What a due job needs (src/server/due.ts): a merchant's service context. */
-export type DueContext = ServiceContext;
-export type DueJob = (ctx: DueContext) => Promise<number | void>;
-
 export interface RequestContext extends ServiceContext {
   deps: AppDeps;
   db: Db;
@@ -140,41 +82,12 @@ export interface RequestContext extends ServiceContext {
   message?: string;
 }
 
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  limit: number;
-  offset: number;
-}
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-}
-
-/** A record one of whose fields is a page of a list (an endpoint's `pages`), and that list's total. */
-export interface PagedRecord<T> {
-  record: T;
-  total: number;
-}
-
 export interface HandlerInput<E> {
   /** the path parameters named in the endpoint's template */
   params: ParamsOf<E>;
   query: QueryOut<E>;
   body: BodyOut<E>;
   page: PageRequest;
-}
-
-/**
- * A record a handler has already serialised: `text` is exactly what JSON.stringify of the
- * record gives. The pipeline puts it into the envelope as it is (no parse, no second
- * stringify); it is parsed only where the object is needed (response validation, a kept
- * Idempotency-Key answer).
- */
-export class JsonText<T> {
-  declare readonly of?: T;
-  constructor(readonly text: string) {}
 }
 
 /**
@@ -199,10 +112,3 @@ export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promis
 
 /** One handler per endpoint id of a group of endpoints. */
 export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> };
-
-/** The endpoint of the contract with this id. */
-export type EndpointFor<Id extends (typeof endpoints)[number]['id']> = Extract<(typeof endpoints)[number], { id: Id }>;
-/** The parsed body of an endpoint, as a service takes it. */
-export type BodyFor<Id extends (typeof endpoints)[number]['id']> = BodyOut<EndpointFor<Id>>;
-/** The parsed query of an endpoint, as a service takes it. */
-export type QueryFor<Id extends (typeof endpoints)[number]['id']> = QueryOut<EndpointFor<Id>>;

@@ -6,7 +6,9 @@
  * request the app runs each job once for the caller's merchant; `runDueWork` sweeps until
  * nothing is due (the sandbox clock advance, and a server-mode timer).
  */
-import { serviceContext, type ServiceDeps, type DueContext, type DueJob } from './context.js';
+import { DAY_MS } from '../domain/fees.js';
+import { serviceContext, type ServiceContext, type ServiceDeps, type DueContext, type DueJob } from './context.js';
+import { merchantClocks, moveClock } from './services/merchants.js';
 import { advanceWithdrawals } from './services/withdrawals.js';
 import { expireDueLinks } from './services/paymentLinks.js';
 import { purgeExpiredKeys } from './idempotency.js';
@@ -58,9 +60,7 @@ export async function runDueJobs(ctx: DueContext): Promise<{ moved: number; fail
  * for one merchant or for all of them. Returns the number of items moved.
  */
 export async function runDueWork(deps: ServiceDeps, merchantId?: string, opts: { maxRounds?: number } = {}): Promise<number> {
-  const merchants = merchantId
-    ? await deps.db.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants WHERE id = ?', [merchantId])
-    : await deps.db.all<{ id: string; clock_offset_ms: number }>('SELECT id, clock_offset_ms FROM merchants ORDER BY id');
+  const merchants = await merchantClocks(deps.db, merchantId);
   let moved = 0;
   for (const m of merchants) {
     const ctx = serviceContext(deps, m.id, Number(m.clock_offset_ms));
@@ -71,4 +71,14 @@ export async function runDueWork(deps: ServiceDeps, merchantId?: string, opts: {
     }
   }
   return moved;
+}
+
+/**
+ * The sandbox's clock advance: moves the merchant's clock `days` ahead, then runs everything
+ * that came due, to the end. Returns the clock's new offset (ms).
+ */
+export async function advanceClock(ctx: ServiceContext, days: number): Promise<number> {
+  const offset = await moveClock(ctx, days * DAY_MS);
+  await runDueWork(ctx.deps, ctx.merchantId);
+  return offset;
 }

@@ -1,5 +1,18 @@
 import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../contract/errors.js';
 
+/**
+ * What an error tells the client besides its envelope; the pipeline makes the headers of it
+ * (src/server/pipeline/errors.ts), so a service that throws one says nothing of HTTP.
+ */
+export interface ErrorHints {
+  /** seconds the client should wait before trying again (Retry-After) */
+  retryAfterS?: number;
+  /** the methods the path takes (Allow, on a 405) */
+  allow?: readonly string[];
+  /** how to authenticate (WWW-Authenticate, on a 401) */
+  challenge?: string;
+}
+
 /** An error the client caused or may see: becomes the error envelope with its status. */
 export class ApiError extends Error {
   readonly status: number;
@@ -7,7 +20,7 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
-    readonly headers?: Record<string, string>,
+    readonly hints: ErrorHints = {},
   ) {
     super(message);
     this.status = ERROR_STATUS[code];

@@ -1,5 +1,5 @@
 import type { Queryable, SqlValue } from '../store/db.js';
-import type { Page, PageRequest } from './context.js';
+import type { Page, PageRequest } from './services/context.js';
 
 /**
  * A WHERE condition of a list: `[clause]` always applies; `[clause, value]` applies when the

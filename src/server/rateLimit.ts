@@ -118,7 +118,7 @@ export class RateLimiter {
 }
 
 const limited = (message: string, wait: number) =>
-  new ApiError('rate_limited', `${message}; retry in ${wait} s`, undefined, { 'Retry-After': String(wait) });
+  new ApiError('rate_limited', `${message}; retry in ${wait} s`, undefined, { retryAfterS: wait });
 
 /** The API pipeline's limits (see RateLimits), each check throwing 429 with Retry-After. */
 export class ApiLimits {

@@ -1,8 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ESM script without type declarations
 import { checkImports } from '../../scripts/check-imports.mjs';
+
+const SCRIPT = join(import.meta.dirname, '../../scripts/check-imports.mjs');
 
 interface Dep {
   id: string | null;
@@ -24,7 +29,7 @@ describe('import structure of src/ (scripts/check-imports.mjs)', () => {
     expect(edges('src/server/due.ts')).toContain('src/server/services/charges/due.ts');
     expect(r.cycles.map((c) => c.join(' -> '))).toEqual([]);
     expect(r.violations).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('services are free of HTTP', () => {
@@ -35,4 +40,61 @@ describe('services are free of HTTP', () => {
       .filter((f) => /\bRequestContext\b|from 'hono'|\.req\.headers/.test(readFileSync(join(dir, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
+});
+
+describe('the check fails on what it forbids (a source tree of its own)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mpay-imports-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }),
+    'src/store/db.ts': 'export const db = { get: (sql: string) => sql };\n',
+    'src/server/errors.ts': 'export class ApiError extends Error {}\n',
+    'src/server/pipeline/limits.ts': 'export const limit = (n: number) => n;\n',
+    'src/server/context.ts': 'export interface RequestContext { db: unknown; merchantId: string }\n',
+    // a service that takes the request's context (a type) and spends a rate limit
+    'src/server/services/bad.ts': [
+      "import type { RequestContext } from '../context.js';",
+      "import { limit } from '../pipeline/limits.js';",
+      "import { ApiError } from '../errors.js';",
+      'export const spend = (ctx: RequestContext) => (limit(1) ? ctx.merchantId : new ApiError());',
+    ].join('\n'),
+    // a route that imports the store and runs SQL through the context's handle
+    'src/server/routes/bad.ts': [
+      "import type { db } from '../../store/db.js';",
+      "export const get = (ctx: { db: typeof db }, id: string) => ctx.db.get('SELECT id FROM merchants WHERE id = ?' + id);",
+      'export const list = ({ db: store }: { db: typeof db }) => store.get(`UPDATE wallets SET balance = 0`);',
+    ].join('\n'),
+    // a route that calls a service and reads a Map: nothing to say
+    'src/server/routes/good.ts': [
+      "import { spend } from '../services/bad.js';",
+      'const titles = new Map([["a", "SELECT a seat"]]);',
+      '// a comment about SELECT id FROM merchants is no SQL',
+      'export const ok = (ctx: Parameters<typeof spend>[0]) => [spend(ctx), titles.get("a")];',
+    ].join('\n'),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+
+  it('names each import against the layers, type-only ones of services and routes included, and each SQL in a route', async () => {
+    const r = (await checkImports(root)) as Result;
+    expect(r.files).toBe(7);
+    expect([...r.violations].sort()).toEqual(
+      [
+        'src/server/routes/bad.ts imports src/store/db.ts (types)',
+        'src/server/routes/bad.ts runs SQL (line 2: .db)',
+        'src/server/routes/bad.ts runs SQL (line 2: SQL text)',
+        'src/server/routes/bad.ts runs SQL (line 3: SQL text)',
+        'src/server/routes/bad.ts runs SQL (line 3: { db })',
+        'src/server/services/bad.ts imports src/server/context.ts (types)',
+        'src/server/services/bad.ts imports src/server/pipeline/limits.ts',
+      ].sort(),
+    );
+  }, 60_000);
+
+  it('exits 1 when run on that tree', async () => {
+    const run = promisify(execFile)(process.execPath, [SCRIPT, root]);
+    await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('layer: src/server/services/bad.ts imports src/server/pipeline/limits.ts') });
+  }, 60_000);
 });

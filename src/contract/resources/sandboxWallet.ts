@@ -16,6 +16,7 @@ export const walletAdjustment = z.object({
   description: z.string(),
   created_at: timestamp(),
 });
+export type WalletAdjustment = z.infer<typeof walletAdjustment>;
 
 export const walletAdjustmentCreate = z.strictObject({
   direction: z.enum(['credit', 'debit'], { error: "must be 'credit' or 'debit'" }),

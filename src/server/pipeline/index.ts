@@ -89,7 +89,7 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
       if (!match) {
         const allow = router.allowed(path);
         throw allow
-          ? new ApiError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, { Allow: allow.join(', ') })
+          ? new ApiError('method_not_allowed', `${req.method} is not allowed on ${path}; use ${allow.join(', ')}`, undefined, { allow })
           : new ApiError('not_found', `No such route: ${req.method} ${path}`);
       }
       const route = match.value;

@@ -1,15 +1,12 @@
 import type { chargeEndpoints } from '../../contract/resources/charges.js';
 import type { Handlers } from '../context.js';
-import { listCharges } from '../services/chargeList.js';
 import { AUTHORIZATION_VALID_DAYS } from '../../domain/capture.js';
+import { getCharge, listChargeTexts, listRefunds } from '../services/chargeList.js';
 import { captureCharge } from '../services/charges/capture.js';
 import { createCharge } from '../services/charges/create.js';
 import { expireSandboxCharge, paySandboxCharge } from '../services/charges/dueDate.js';
 import { refundCharge } from '../services/charges/refunds.js';
-import { loadCharge, refundRecord } from '../services/charges/rows.js';
-import { chargeJson } from '../services/charges/view.js';
 import { voidCharge } from '../services/charges/voids.js';
-import { listPage } from '../lists.js';
 
 export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
   'charges.create': async (ctx, { body }) => {
@@ -22,12 +19,9 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
     return view.json();
   },
 
-  'charges.get': async (ctx, { params }) => chargeJson(ctx.deps.caches.chargeTexts, await loadCharge(ctx.db, ctx.merchantId, params.id)),
+  'charges.get': (ctx, { params }) => getCharge(ctx, params.id),
 
-  'charges.list': async (ctx, { query, page }) => {
-    const { items, total } = await listCharges(ctx.db, ctx.deps.caches.chargePages, ctx.merchantId, query, page);
-    return { items: items.map((row) => chargeJson(ctx.deps.caches.chargeTexts, row)), total };
-  },
+  'charges.list': (ctx, { query, page }) => listChargeTexts(ctx, query, page),
 
   'charges.refund': async (ctx, { params, body }) => {
     const c = await refundCharge(ctx, params.id, body);
@@ -44,20 +38,7 @@ export const chargeHandlers: Handlers<typeof chargeEndpoints> = {
 
   'charges.void': async (ctx, { params }) => (await voidCharge(ctx, params.id)).json(),
 
-  'charges.refunds': async (ctx, { params, page }) => {
-    // the charge must be this merchant's (404 otherwise), even when it has no refunds
-    await loadCharge(ctx.db, ctx.merchantId, params.id);
-    return listPage(ctx.db, {
-      from: 'refunds',
-      filters: [
-        ['merchant_id = ?', ctx.merchantId],
-        ['charge_id = ?', params.id],
-      ],
-      order: 'created_at DESC, id DESC',
-      page,
-      map: refundRecord,
-    });
-  },
+  'charges.refunds': (ctx, { params, page }) => listRefunds(ctx, params.id, page),
 
   'charges.sandboxPay': async (ctx, { params, body }) => {
     const c = await paySandboxCharge(ctx, params.id, body);

@@ -1,5 +1,6 @@
 /** The pages a load balancer and a client generator read: health, readiness, the OpenAPI document. */
 import type { PageRoute } from './index.js';
+import { storeReady } from '../services/health.js';
 
 const json = (value: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 
@@ -9,7 +10,7 @@ export const probePages: readonly PageRoute[] = [
     method: 'GET',
     path: '/readyz',
     handle: async ({ deps }) => {
-      await deps.db.get('SELECT 1 AS ok');
+      await storeReady(deps);
       return json({ success: true, message: 'ready', data: { status: 'ready' } });
     },
   },

@@ -1,26 +1,10 @@
 import type { receivableEndpoints } from '../../contract/resources/receivables.js';
 import type { Handlers } from '../context.js';
-import { anticipationRecord, createAnticipation, } from '../services/anticipations.js';
-import { receivableRecord } from '../services/charges/rows.js';
-import { listPage } from '../lists.js';
+import { createAnticipation, listAnticipations } from '../services/anticipations.js';
+import { listReceivables } from '../services/receivables.js';
 
 export const receivableHandlers: Handlers<typeof receivableEndpoints> = {
-  'receivables.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'receivables',
-      filters: [
-        ['merchant_id = ?', ctx.merchantId],
-        ['status = ?', query.status],
-        ['payment_method = ?', query.payment_method],
-        ['settlement_date >= ?', query.settlement_date_from],
-        ['settlement_date < ?', query.settlement_date_to],
-        ['charge_id = ?', query.charge_id],
-        ['submerchant_id = ?', query.submerchant_id],
-      ],
-      order: 'created_at DESC, id DESC, installment DESC',
-      page,
-      map: receivableRecord,
-    }),
+  'receivables.list': (ctx, { query, page }) => listReceivables(ctx, query, page),
 
   'anticipations.create': async (ctx, { body }) => {
     const a = await createAnticipation(ctx, body);
@@ -29,17 +13,5 @@ export const receivableHandlers: Handlers<typeof receivableEndpoints> = {
     return a;
   },
 
-  'anticipations.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'anticipations',
-      filters: [
-        ['merchant_id = ?', ctx.merchantId],
-        ['status = ?', query.status],
-        ['anticipation_type = ?', query.type],
-        ['created_at >= ?', query.start_date],
-        ['created_at < ?', query.end_date],
-      ],
-      page,
-      map: anticipationRecord,
-    }),
+  'anticipations.list': (ctx, { query, page }) => listAnticipations(ctx, query, page),
 };

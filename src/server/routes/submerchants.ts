@@ -1,5 +1,4 @@
 import type { submerchantEndpoints } from '../../contract/resources/submerchants.js';
-import { rm } from 'node:fs/promises';
 import { RawAnswer, type Handlers } from '../context.js';
 import {
   addAddress,
@@ -13,11 +12,10 @@ import {
   listSubmerchants,
   readStoredFile,
   reviewSubmerchant,
-  storeUpload,
   submerchantRequirements,
   updateSubmerchant,
   upsertPartner,
-  uploadTarget,
+  uploadFile,
 } from '../services/submerchants.js';
 import { readUpload } from '../pipeline/multipart.js';
 
@@ -48,14 +46,10 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
   'submerchants.documents.create': (ctx, { params, body }) => addDocument(ctx, params.id, body),
   'submerchants.documents.list': (ctx, { params, query, page }) => listDocuments(ctx, params.id, query, page),
 
+  // the merchant's upload rate (429) first; the body is read only once the service has checked the target
   'submerchants.upload': async (ctx, { params }) => {
-    await uploadTarget(ctx, params.id);
-    const got = await readUpload(ctx.request, ctx.deps.dataDir);
-    try {
-      return await storeUpload(ctx, params.id, got);
-    } finally {
-      await rm(got.tmpPath, { force: true });
-    }
+    ctx.limits.upload(ctx.merchantId);
+    return uploadFile(ctx, params.id, () => readUpload(ctx.request, ctx.deps.dataDir));
   },
 
   'files.get': async (ctx, { params }) => {

@@ -1,8 +1,6 @@
 import type { withdrawalEndpoints } from '../../contract/resources/withdrawals.js';
 import type { Handlers } from '../context.js';
-import { notFound } from '../errors.js';
-import { createWithdrawal, toRecord, type WithdrawalRow } from '../services/withdrawals.js';
-import { listPage } from '../lists.js';
+import { createWithdrawal, getWithdrawal, listWithdrawals } from '../services/withdrawals.js';
 
 export const withdrawalHandlers: Handlers<typeof withdrawalEndpoints> = {
   'withdrawals.create': async (ctx, { body }) => {
@@ -14,17 +12,7 @@ export const withdrawalHandlers: Handlers<typeof withdrawalEndpoints> = {
     return record;
   },
 
-  'withdrawals.get': async (ctx, { params }) => {
-    const row = await ctx.db.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE id = ? AND merchant_id = ?', [params.id, ctx.merchantId]);
-    if (!row) throw notFound('Withdrawal');
-    return toRecord(row);
-  },
+  'withdrawals.get': (ctx, { params }) => getWithdrawal(ctx, params.id),
 
-  'withdrawals.list': (ctx, { query, page }) =>
-    listPage(ctx.db, {
-      from: 'withdrawals',
-      filters: [['merchant_id = ?', ctx.merchantId], ['status = ?', query.status], ['submerchant_id = ?', query.submerchant_id]],
-      page,
-      map: toRecord,
-    }),
+  'withdrawals.list': (ctx, { query, page }) => listWithdrawals(ctx, query, page),
 };

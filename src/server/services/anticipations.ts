@@ -12,11 +12,13 @@ import { anticipationFee } from '../../domain/fees.js';
 import type { StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { ServiceContext } from '../context.js';
+import type { Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid } from '../errors.js';
 import type { ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';
 import { credit } from './ledger.js';
+import { walletOf } from './wallets.js';
+import { listPage } from '../lists.js';
 
 export interface AnticipationRow {
   id: string;
@@ -59,16 +61,13 @@ async function ownerWallet(q: Queryable, merchantId: string, submerchantId: stri
     const s = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [submerchantId, merchantId]);
     if (!s) throw new ApiError('not_found', 'submerchant_id: submerchant not found', [{ field: 'submerchant_id', message: 'submerchant not found' }]);
   }
-  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE merchant_id = ? AND owner_type = ? AND owner_id = ? AND currency = 'BRL'", [
-    merchantId,
-    submerchantId ? 'submerchant' : 'merchant',
-    submerchantId ?? merchantId,
-  ]);
+  // a submerchant of this merchant (checked above), or the merchant itself
+  const w = await walletOf(q, submerchantId ? 'submerchant' : 'merchant', submerchantId ?? merchantId);
   if (!w) {
     if (submerchantId) throw new ApiError('business_rule', 'submerchant_id: the submerchant has no wallet yet (it has received no charge)');
     throw new Error(`merchant ${merchantId} has no wallet`);
   }
-  return w.id;
+  return w;
 }
 
 export async function createAnticipation(ctx: ServiceContext, body: AnticipationRequest): Promise<Anticipation> {
@@ -174,5 +173,21 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
     const out = anticipationRecord((await q.get<AnticipationRow>('SELECT * FROM anticipations WHERE id = ?', [id]))!);
     await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: refusal ? 'anticipation.refused' : 'anticipation.approved', data: out, at: now });
     return out;
+  });
+}
+
+/** The merchant's anticipations, newest first. */
+export function listAnticipations(ctx: ServiceContext, query: QueryFor<'anticipations.list'>, page: PageRequest): Promise<Page<Anticipation>> {
+  return listPage(ctx.db, {
+    from: 'anticipations',
+    filters: [
+      ['merchant_id = ?', ctx.merchantId],
+      ['status = ?', query.status],
+      ['anticipation_type = ?', query.type],
+      ['created_at >= ?', query.start_date],
+      ['created_at < ?', query.end_date],
+    ],
+    page,
+    map: anticipationRecord,
   });
 }

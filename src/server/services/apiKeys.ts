@@ -8,7 +8,7 @@
  */
 import type { ApiKey } from '../../contract/resources/apiKeys.js';
 import { json } from '../../store/db.js';
-import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 import { generateKeyPair, lockMerchant } from './merchants.js';

@@ -1,5 +1,6 @@
 /**
- * GET /v1/charges at scale (docs/api.md, "Charge lists at scale"):
+ * Reading a merchant's charges: one by id, a charge's refunds, and GET /v1/charges at scale
+ * (docs/api.md, "Charge lists at scale"):
  *  - `total`: for filters on status and payment method only (or none), the sum of the
  *    per-merchant counters in `charge_counts` (kept exact by triggers); with a submerchant or
  *    a date filter, an exact COUNT(*) over the matching index range.
@@ -8,10 +9,39 @@
  *    (the counters are the version); otherwise OFFSET over the covering index alone (ids
  *    only), then the rows of that one page by id (a deferred join).
  */
+import type { Charge, Refund } from '../../contract/resources/charges.js';
 import type { Queryable } from '../../store/db.js';
-import type { PageRequest } from '../context.js';
+import type { JsonText, Page, PageRequest, QueryFor, ServiceContext } from './context.js';
+import { listPage } from '../lists.js';
 import type { Memo } from '../memo.js';
-import type { ChargeRow } from './charges/rows.js';
+import { loadCharge, refundRecord, type ChargeRow } from './charges/rows.js';
+import { chargeJson } from './charges/view.js';
+
+/** GET /v1/charges/{id}: the merchant's charge (404 otherwise), as its record's text. */
+export async function getCharge(ctx: ServiceContext, id: string): Promise<JsonText<Charge>> {
+  return chargeJson(ctx.deps.caches.chargeTexts, await loadCharge(ctx.db, ctx.merchantId, id));
+}
+
+/** GET /v1/charges: a page of the merchant's charges, as their records' texts. */
+export async function listChargeTexts(ctx: ServiceContext, query: QueryFor<'charges.list'>, page: PageRequest): Promise<Page<JsonText<Charge>>> {
+  const { items, total } = await listCharges(ctx.db, ctx.deps.caches.chargePages, ctx.merchantId, query, page);
+  return { items: items.map((row) => chargeJson(ctx.deps.caches.chargeTexts, row)), total };
+}
+
+/** The refunds of the merchant's charge (404 when the charge is not the merchant's, even with no refunds). */
+export async function listRefunds(ctx: ServiceContext, chargeId: string, page: PageRequest): Promise<Page<Refund>> {
+  await loadCharge(ctx.db, ctx.merchantId, chargeId);
+  return listPage(ctx.db, {
+    from: 'refunds',
+    filters: [
+      ['merchant_id = ?', ctx.merchantId],
+      ['charge_id = ?', chargeId],
+    ],
+    order: 'created_at DESC, id DESC',
+    page,
+    map: refundRecord,
+  });
+}
 
 export interface ChargeFilter {
   status?: string;

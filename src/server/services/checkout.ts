@@ -21,7 +21,7 @@ import { addDays, localDate } from '../../domain/calendar.js';
 import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
 import { formatBRL } from '../../domain/money.js';
 import { json, type Queryable } from '../../store/db.js';
-import { clockOffset, serviceContext, type ServiceDeps } from '../context.js';
+import { clockOffset, serviceContext, type ServiceDeps } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { createCharge } from './charges/create.js';
 import { expireDuePixCharges } from './charges/due.js';
@@ -248,7 +248,7 @@ async function reserveUse(
       'conflict',
       'You already have a payment pending on this payment link: complete it, or try again once it expires (a PIX after at most 15 minutes, a boleto after its due date)',
       undefined,
-      { 'Retry-After': '60' },
+      { retryAfterS: 60 },
     );
   }
   const pending = await q.get<{ n: number }>(
@@ -260,7 +260,7 @@ async function reserveUse(
       'conflict',
       'Another buyer is completing the last available use of this payment link; try again in a few minutes',
       undefined,
-      { 'Retry-After': '60' },
+      { retryAfterS: 60 },
     );
   }
   await q.run('INSERT INTO checkout_holds (charge_id, payment_link_id, client, created_at) VALUES (?, ?, ?, ?)', [hold.chargeId, linkId, hold.client, nowIso]);

@@ -140,6 +140,12 @@ export const PARTNER_COLS =
 export const DOCUMENT_COLS =
   'id, submerchant_id, legal_representative_id, type, notes, number, file_url, file_name, file_size, mime_type, status, verified_at, verification_notes, expires_at, created_at, updated_at';
 
+/** Refuses (404) a submerchant id that is not one of the merchant's submerchants. */
+export async function assertSubmerchantOf(q: Queryable, merchantId: string, id: string): Promise<void> {
+  const sub = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [id, merchantId]);
+  if (!sub) throw notFound('Submerchant');
+}
+
 /**
  * The merchant's submerchant, or 404 (also when it belongs to another merchant). Inside a
  * write transaction pass `lock` so the row is locked (PostgreSQL) before children change.

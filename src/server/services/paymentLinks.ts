@@ -1,12 +1,13 @@
 import type { PaymentLink, PaymentLinkUpdate } from '../../contract/resources/paymentLinks.js';
-import type { IdGenerator } from '../../domain/ids.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
 import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { ServiceDeps } from '../context.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
+import { listPage } from '../lists.js';
+import { assertSubmerchantOf } from './onboarding.js';
 
 export interface LinkRow {
   id: string;
@@ -151,6 +152,85 @@ export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUp
   return next;
 }
 
+/** A service context with the public origin the links' checkout_url are made from. */
+export type LinkContext = ServiceContext & { baseUrl: string };
+
+const COLS = LINK_COLUMNS.join(', ');
+
+/** A new link of the merchant (event payment_link.created); `createdBy`: the API key that made it. */
+export async function createLink(ctx: LinkContext, body: BodyFor<'paymentLinks.create'>, createdBy: string): Promise<PaymentLink> {
+  const now = ctx.now();
+  const ts = now.toISOString();
+  const expiresAt = body.expires_at ? new Date(body.expires_at).toISOString() : null;
+  if (expiresAt && expiresAt <= ts) {
+    throw new ApiError('validation_error', 'expires_at: must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
+  }
+  const row: LinkRow = {
+    id: ctx.deps.ids(),
+    merchant_id: ctx.merchantId,
+    submerchant_id: body.submerchant_id ?? null,
+    title: body.title,
+    description: body.description ?? null,
+    amount: body.amount ?? null,
+    currency: body.currency ?? 'BRL',
+    product_type: body.product_type,
+    allowed_payment_methods: JSON.stringify(body.allowed_payment_methods),
+    max_installments: body.max_installments ?? 1,
+    expires_at: expiresAt,
+    max_uses: body.max_uses ?? null,
+    current_uses: 0,
+    status: 'active',
+    redirect_url: body.redirect_url ?? null,
+    cover_image_url: body.cover_image_url ?? null,
+    primary_color: body.primary_color ?? null,
+    summary_color: body.summary_color ?? null,
+    logo_url: body.logo_url ?? null,
+    metadata: JSON.stringify(body.metadata ?? {}),
+    created_by: createdBy,
+    created_at: ts,
+    updated_at: ts,
+  };
+  checkLinkRules(row);
+  return ctx.db.tx(async (q) => {
+    if (row.submerchant_id) await assertSubmerchantOf(q, ctx.merchantId, row.submerchant_id);
+    await q.run(`INSERT INTO payment_links (${COLS}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})`, LINK_COLUMNS.map((c) => row[c]));
+    const record = toLinkRecord(row, ctx.baseUrl, now);
+    await emitEvent(q, ctx.deps.ids, { merchantId: ctx.merchantId, type: 'payment_link.created', data: record, at: now });
+    return record;
+  });
+}
+
+/** The merchant's link, by id (404 otherwise). */
+export async function getLink(ctx: LinkContext, id: string): Promise<PaymentLink> {
+  const row = await ctx.db.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?`, [id, ctx.merchantId]);
+  if (!row) throw notFound('Payment link');
+  return toLinkRecord(row, ctx.baseUrl, ctx.now());
+}
+
+/** A PATCH of the merchant's link (patchLink), its row locked. */
+export async function updateLink(ctx: LinkContext, id: string, body: BodyFor<'paymentLinks.update'>): Promise<PaymentLink> {
+  const now = ctx.now();
+  return ctx.db.tx(async (q) => {
+    const row = await q.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [id, ctx.merchantId]);
+    if (!row) throw notFound('Payment link');
+    if (body.submerchant_id) await assertSubmerchantOf(q, ctx.merchantId, body.submerchant_id);
+    const next = await patchLink(q, row, body, now);
+    return toLinkRecord(next, ctx.baseUrl, now);
+  });
+}
+
+/** The merchant's links, newest first. */
+export function listLinks(ctx: LinkContext, query: QueryFor<'paymentLinks.list'>, page: PageRequest): Promise<Page<PaymentLink>> {
+  const now = ctx.now();
+  return listPage(ctx.db, {
+    from: 'payment_links',
+    select: COLS,
+    filters: [['merchant_id = ?', ctx.merchantId], ['status = ?', query.status], ['submerchant_id = ?', query.submerchant_id]],
+    page,
+    map: (r: LinkRow) => toLinkRecord(r, ctx.baseUrl, now),
+  });
+}
+
 /**
  * Moves the links of a merchant whose expires_at has passed (merchant clock) to expired.
  * Reads first, so a request with nothing due takes no write lock.
@@ -188,7 +268,7 @@ export function assertLinkPayable(r: Pick<LinkRow, 'status' | 'expires_at'>, now
  */
 export async function recordLinkUse(
   q: Queryable,
-  deps: { ids: IdGenerator; baseUrl: string },
+  deps: Pick<ServiceDeps, 'ids'> & { baseUrl: string },
   linkId: string,
   at: Date,
   opts: { chargeId?: string } = {},

@@ -1,5 +1,6 @@
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from './context.js';
 import { createMerchant, generateKeyPair, type NewMerchant } from './merchants.js';
+import { walletOf } from './wallets.js';
 
 /**
  * Credentials for the embedded default: the data directory's sandbox merchant (created on
@@ -16,14 +17,14 @@ export async function sandboxCredentials(deps: ServiceDeps, keyName = 'cli'): Pr
       await q.run("INSERT INTO meta (key, value) VALUES ('sandbox_merchant_id', ?)", [m.merchant_id]);
       return m;
     }
-    const wallet = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = 'merchant' AND owner_id = ?", [row.value]);
+    const walletId = await walletOf(q, 'merchant', row.value);
     const keys = generateKeyPair(deps.mode);
     await q.run(
       `INSERT INTO api_keys (id, merchant_id, name, public_key, secret_hash, is_active, allowed_ips, created_at)
        VALUES (?, ?, ?, ?, ?, 1, '[]', ?)`,
       [deps.ids(), row.value, keyName, keys.public_key, deps.keyring.hashSecret(keys.secret_key), now.toISOString()],
     );
-    return { merchant_id: row.value, wallet_id: wallet!.id, ...keys };
+    return { merchant_id: row.value, wallet_id: walletId!, ...keys };
   });
 }
 

@@ -4,7 +4,7 @@
  * documents (a new one of a type replaces the previous), the upload / file-store protocol and
  * downloads, requirements, and the sandbox review. Routes parse and shape; the work is here.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantChange, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
 import { FILE_KINDS, kindOfMime, sanitizeFileName, type FileKind } from '../../domain/files.js';
@@ -12,7 +12,7 @@ import { transition } from '../../store/transition.js';
 import { allowedDocumentTypes, birthDateProblem, CORRECTABLE_STATUSES, UNDER_REVIEW_FIELDS, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable, type SqlValue } from '../../store/db.js';
-import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import {
@@ -32,7 +32,7 @@ import {
   type PartnerRow,
 } from './onboarding.js';
 import { checkUploadQuota, refuseAtQuota } from './uploadQuota.js';
-import { takeUploadToken } from '../uploadLimits.js';
+import { lockMerchant } from './merchants.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
 import { UUID_SOURCE } from '../../domain/ids.js';
@@ -160,7 +160,7 @@ export async function createSubmerchant(ctx: ServiceContext, b: BodyFor<'submerc
   const cnaes = (b.cnaes ?? []).map((c) => ({ code: c.code, description: c.description ?? null, is_primary: c.is_primary === true }));
   return ctx.db.tx(async (q) => {
     // lock the merchant so two concurrent creations cannot both pass the tax_id check (PostgreSQL)
-    await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    await lockMerchant(q, ctx.merchantId);
     const dup = await q.get<{ id: string }>('SELECT id FROM submerchants WHERE parent_merchant_id = ? AND tax_id = ?', [ctx.merchantId, b.tax_id]);
     if (dup) throw new ApiError('conflict', `tax_id: a submerchant with this tax_id already exists (${dup.id})`, [{ field: 'tax_id', message: `already used by submerchant ${dup.id}` }]);
     const id = ctx.deps.ids();
@@ -253,7 +253,7 @@ export async function updateSubmerchant(
   const ts = now.toISOString();
   return ctx.db.tx(async (q) => {
     // a new tax_id is checked for duplicates under the merchant's lock, as at creation
-    if (b.tax_id !== undefined) await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    if (b.tax_id !== undefined) await lockMerchant(q, ctx.merchantId);
     const row = await loadSubmerchant(q, ctx.merchantId, id, true);
     if (!(CORRECTABLE_STATUSES as readonly string[]).includes(row.status)) {
       throw new ApiError('invalid_state', `The submerchant is ${row.status}: only a ${CORRECTABLE_STATUSES.join(' or ')} submerchant can be corrected`);
@@ -553,20 +553,27 @@ export interface ReceivedFile {
 }
 
 /**
- * Before anything of an upload is read: the merchant's upload rate (429), the submerchant it
- * is for (404), and a merchant whose uploads already fill its storage quota (422).
+ * An upload for a submerchant. Before anything of it is read: the submerchant it is for (404)
+ * and a merchant whose uploads already fill its storage quota (422). Then `receive` reads the
+ * file into a temp file (the caller's reader: the pipeline streams a multipart body,
+ * src/server/pipeline/multipart.ts), which is stored and removed.
  */
-export async function uploadTarget(ctx: ServiceContext, submerchantId: string): Promise<void> {
-  takeUploadToken(ctx.deps, ctx.merchantId);
+export async function uploadFile(ctx: ServiceContext, submerchantId: string, receive: () => Promise<ReceivedFile>): Promise<UploadedFile> {
   await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
   await refuseAtQuota(ctx);
+  const got = await receive();
+  try {
+    return await storeUpload(ctx, submerchantId, got);
+  } finally {
+    await rm(got.tmpPath, { force: true });
+  }
 }
 
 /**
  * Stores an uploaded file for a submerchant: the bytes go to the file store (deps.files) and a
  * row to `files`, together. The temp file is left for the caller to remove.
  */
-export async function storeUpload(ctx: ServiceContext, submerchantId: string, got: ReceivedFile): Promise<UploadedFile> {
+async function storeUpload(ctx: ServiceContext, submerchantId: string, got: ReceivedFile): Promise<UploadedFile> {
   const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
   const info = FILE_KINDS[got.kind];
   const key = `${randomUUID()}.${info.extensions[0]}`;

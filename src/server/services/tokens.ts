@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { TokenizeResult, CardInput } from '../../contract/resources/tokens.js';
 import { cardLengthProblem, cvvProblem, detectBrand, type CardBrand } from '../../domain/brands.js';
 import { luhnValid } from '../../domain/luhn.js';
-import type { ServiceContext } from '../context.js';
+import type { ServiceContext } from './context.js';
 import { invalid } from '../errors.js';
 
 interface TokenRow {

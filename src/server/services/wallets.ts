@@ -20,11 +20,22 @@
 import type { Statement, Wallet, WalletEntry } from '../../contract/resources/wallets.js';
 import type { IdGenerator } from '../../domain/ids.js';
 import type { Queryable } from '../../store/db.js';
-import type { Page, PagedRecord, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { Page, PagedRecord, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 
 export type WalletOwner = 'merchant' | 'submerchant';
+
+/** The id of the BRL wallet of a merchant or of a submerchant, by its owner, if it has one. */
+export async function walletOf(q: Queryable, ownerType: WalletOwner, ownerId: string): Promise<string | undefined> {
+  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = ? AND owner_id = ? AND currency = 'BRL'", [ownerType, ownerId]);
+  return w?.id;
+}
+
+/** A wallet of the merchant (its own or one of its submerchants'), by id, and whose it is; undefined for any other. */
+export function walletOfMerchant(q: Queryable, merchantId: string, id: string): Promise<{ id: string; owner_type: WalletOwner; owner_id: string } | undefined> {
+  return q.get<{ id: string; owner_type: WalletOwner; owner_id: string }>('SELECT id, owner_type, owner_id FROM wallets WHERE id = ? AND merchant_id = ?', [id, merchantId]);
+}
 
 /** Creates the BRL wallet of a merchant or submerchant, in the caller's transaction. */
 export async function createWallet(

@@ -10,9 +10,10 @@ import { transition } from '../../store/transition.js';
 import { cancelEndpointDeliveries, MAX_ENDPOINTS_PER_MERCHANT } from '../webhooks/delivery.js';
 import { checkTarget } from '../webhooks/netguard.js';
 import { generateSecret } from '../webhooks/signature.js';
-import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from '../context.js';
+import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
+import { lockMerchant } from './merchants.js';
 
 interface EndpointRow {
   id: string;
@@ -90,7 +91,7 @@ export async function createEndpoint(ctx: ServiceContext, body: BodyFor<'webhook
   const ts = ctx.now().toISOString();
   await ctx.db.tx(async (q) => {
     // the merchant's row, locked, serializes creations: the cap holds under concurrency
-    await q.get(`SELECT id FROM merchants WHERE id = ?${q.dialect.forUpdate}`, [ctx.merchantId]);
+    await lockMerchant(q, ctx.merchantId);
     const held = await q.get<{ n: number }>('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE merchant_id = ? AND deleted_at IS NULL', [ctx.merchantId]);
     if (Number(held?.n) >= MAX_ENDPOINTS_PER_MERCHANT) {
       throw new ApiError(

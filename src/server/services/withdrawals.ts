@@ -5,12 +5,15 @@ import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, sandboxPayoutFailure } from '../..
 import { taxIdKind } from '../../domain/taxid.js';
 import { json, UniqueViolation, type Queryable } from '../../store/db.js';
 import { tryTransition } from '../../store/transition.js';
-import type { ServiceDeps, ServiceContext } from '../context.js';
+import type { Page, PageRequest, QueryFor, ServiceDeps, ServiceContext } from './context.js';
 import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
-import { checkPin } from './pin.js';
+import { checkPin } from './merchants.js';
+import { assertSubmerchantOf } from './onboarding.js';
+import { walletOfMerchant } from './wallets.js';
+import { listPage } from '../lists.js';
 
 export const SANDBOX_ACQUIRER = 'mpay-sandbox';
 
@@ -66,6 +69,23 @@ export function toRecord(r: WithdrawalRow): Withdrawal {
     created_at: r.created_at,
     updated_at: r.updated_at,
   };
+}
+
+/** The merchant's withdrawal, by id (404 otherwise). */
+export async function getWithdrawal(ctx: ServiceContext, id: string): Promise<Withdrawal> {
+  const row = await ctx.db.get<WithdrawalRow>('SELECT * FROM withdrawals WHERE id = ? AND merchant_id = ?', [id, ctx.merchantId]);
+  if (!row) throw notFound('Withdrawal');
+  return toRecord(row);
+}
+
+/** The merchant's withdrawals, newest first. */
+export function listWithdrawals(ctx: ServiceContext, query: QueryFor<'withdrawals.list'>, page: PageRequest): Promise<Page<Withdrawal>> {
+  return listPage(ctx.db, {
+    from: 'withdrawals',
+    filters: [['merchant_id = ?', ctx.merchantId], ['status = ?', query.status], ['submerchant_id = ?', query.submerchant_id]],
+    page,
+    map: toRecord,
+  });
 }
 
 /**
@@ -198,15 +218,11 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
       const again = await byKey(q, ctx.merchantId, body.idempotency_key);
       if (again) return replayOrConflict(again, hash);
 
-      const wallet = await q.get<{ id: string; owner_type: string; owner_id: string }>(
-        'SELECT id, owner_type, owner_id FROM wallets WHERE id = ? AND merchant_id = ?',
-        [body.wallet_id, ctx.merchantId],
-      );
+      const wallet = await walletOfMerchant(q, ctx.merchantId, body.wallet_id);
       if (!wallet) throw notFound('Wallet');
       let submerchantId: string | null = null;
       if (body.submerchant_id) {
-        const sub = await q.get('SELECT id FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [body.submerchant_id, ctx.merchantId]);
-        if (!sub) throw notFound('Submerchant');
+        await assertSubmerchantOf(q, ctx.merchantId, body.submerchant_id);
         if (wallet.owner_type !== 'submerchant' || wallet.owner_id !== body.submerchant_id) {
           throw invalid('wallet_id', `must be the wallet of submerchant ${body.submerchant_id}`);
         }

@@ -10,7 +10,7 @@
  */
 import { buildSandboxSlip, MAX_OUR_NUMBER } from '../../../domain/boleto.js';
 import type { Queryable } from '../../../store/db.js';
-import { clockOffset, type ServiceDeps } from '../../context.js';
+import { clockOffset, type ServiceDeps } from '../context.js';
 import type { ChargeRow } from './rows.js';
 
 /** The most accounts the 8 digits of the free field hold. */

@@ -11,7 +11,7 @@ import { assertTransition } from '../../../domain/lifecycle.js';
 import type { CardDecision } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { ServiceDeps, ServiceContext } from '../../context.js';
+import type { ServiceDeps, ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';

@@ -6,7 +6,7 @@
 import type { CardBrand } from '../../../domain/brands.js';
 import { ACQUIRER_UNAVAILABLE, decideCard, type CardDecision } from '../../../domain/sandbox.js';
 import type { Queryable } from '../../../store/db.js';
-import type { ServiceDeps } from '../../context.js';
+import type { ServiceDeps } from '../context.js';
 import { ApiError } from '../../errors.js';
 import { decideInTx } from './capture.js';
 import { loadCharge, type ChargeRow } from './rows.js';

@@ -12,10 +12,11 @@ import { buildDueBrCode } from '../../../domain/pixCobv.js';
 import { PlanError } from '../../../domain/fees.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, type NewEvent } from '../events.js';
-import { createWallet } from '../wallets.js';
+import { merchantName } from '../merchants.js';
+import { createWallet, walletOf } from '../wallets.js';
 import { decideInTx } from './capture.js';
 import { cardOf } from './card.js';
 import { dueColumns, dueSetupOf } from './dueDate.js';
@@ -30,11 +31,6 @@ export interface ChargeOrigin {
   guard?: (q: Queryable, chargeId: string) => Promise<void>;
 }
 
-async function walletOf(q: Queryable, ownerType: 'merchant' | 'submerchant', ownerId: string): Promise<string | undefined> {
-  const w = await q.get<{ id: string }>("SELECT id FROM wallets WHERE owner_type = ? AND owner_id = ? AND currency = 'BRL'", [ownerType, ownerId]);
-  return w?.id;
-}
-
 async function mySubmerchant(q: Queryable, merchantId: string, id: string, field: string): Promise<void> {
   const s = await q.get<{ id: string; status: string }>('SELECT id, status FROM submerchants WHERE id = ? AND parent_merchant_id = ?', [id, merchantId]);
   if (!s) throw new ApiError('not_found', `${field}: submerchant not found`, [{ field, message: 'submerchant not found' }]);
@@ -47,7 +43,7 @@ async function mySubmerchant(q: Queryable, merchantId: string, id: string, field
 
 /** The BR Code of a PIX charge and when it expires (a PIX with a due date: when its terms say, null here). */
 async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, now: Date): Promise<{ qr: string; expiresAt: string | null }> {
-  const m = await ctx.db.get<{ name: string }>('SELECT name FROM merchants WHERE id = ?', [ctx.merchantId]);
+  const name = await merchantName(ctx.db, ctx.merchantId);
   // field 60: the city of the seller the charge is for (its primary address, else its newest),
   // or the stated default when it has none (a merchant has no address in mpay)
   const place = body.submerchant_id
@@ -56,11 +52,11 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
         [body.submerchant_id, ctx.merchantId],
       )
     : undefined;
-  const merchantName = m?.name ?? 'MPAY';
+  const sellerName = name ?? 'MPAY';
   const merchantCity = place?.city ?? PIX_DEFAULT_CITY;
   // with a due date (cobv): the location names the charge, whose payload states the amount due on the day
   if (body.payment_method === 'pix' && body.payment_details?.due_date) {
-    return { qr: buildDueBrCode({ txid: id.replace(/-/g, ''), merchantName, merchantCity }), expiresAt: null };
+    return { qr: buildDueBrCode({ txid: id.replace(/-/g, ''), merchantName: sellerName, merchantCity }), expiresAt: null };
   }
   const expiresIn = (body.payment_method === 'pix' ? body.payment_details?.expires_in : undefined) ?? PIX_DEFAULT_EXPIRES_IN_S;
   return {
@@ -68,7 +64,7 @@ async function pixCodeOf(ctx: ServiceContext, id: string, body: ChargeCreate, no
       // an immediate charge (cob): the PSP's location for the payload, named by the txid
       location: `${PIX_LOCATION_HOST}/v2/cob/${id.replace(/-/g, '')}`,
       amountCents: body.amount,
-      merchantName,
+      merchantName: sellerName,
       merchantCity,
     }),
     expiresAt: new Date(now.getTime() + expiresIn * 1000).toISOString(),

@@ -3,7 +3,7 @@ import { expiredAuthorizationsBefore } from '../../../domain/capture.js';
 import { PIX_EXPIRED } from '../../../domain/sandbox.js';
 import type { Queryable, SqlValue } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { DueContext } from '../../context.js';
+import type { DueContext } from '../context.js';
 import { emitEvent } from '../events.js';
 import { payReceivable } from './capture.js';
 import { decideCardCharge } from './card.js';

@@ -21,7 +21,7 @@ import { assertTransition } from '../../../domain/lifecycle.js';
 import { duePayerOf, NEVER_PAYS_REASON, sandboxLatePayment } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { DueContext, ServiceContext, ServiceDeps } from '../../context.js';
+import type { DueContext, ServiceContext, ServiceDeps } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent } from '../events.js';
 import { recordLinkUse } from '../paymentLinks.js';

@@ -7,7 +7,7 @@ import { receivedBy, refundShare } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
 import { json } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { ServiceContext } from '../../context.js';
+import type { ServiceContext } from '../context.js';
 import { invalid } from '../../errors.js';
 import { emitEvent } from '../events.js';
 import { debit } from '../ledger.js';

@@ -6,7 +6,7 @@
  */
 import type { Charge } from '../../../contract/resources/charges.js';
 import { json } from '../../../store/db.js';
-import { JsonText } from '../../context.js';
+import { JsonText } from '../context.js';
 import type { Memo } from '../../memo.js';
 import { duePartsOf } from './dueView.js';
 import type { ChargeRow } from './rows.js';

@@ -7,7 +7,7 @@
 import { AUTHORIZATION_VALID_DAYS, authorizationExpiresAt, type VoidReason } from '../../../domain/capture.js';
 import type { Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
-import type { ServiceContext, ServiceDeps } from '../../context.js';
+import type { ServiceContext, ServiceDeps } from '../context.js';
 import { ApiError } from '../../errors.js';
 import { emitEvent } from '../events.js';
 import { loadCharge, type ChargeRow } from './rows.js';
