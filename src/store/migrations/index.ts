@@ -29,6 +29,7 @@ import { m620_card_token_match } from './620_card_token_match.js';
 import { m621_file_attachment } from './621_file_attachment.js';
 import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_alg.js';
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
+import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
 export interface Migration {
   version: number;
@@ -62,4 +63,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m621_file_attachment,
   m630_withdrawal_request_hash_alg,
   m710_submerchant_changes,
+  m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);
