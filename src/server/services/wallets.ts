@@ -126,17 +126,16 @@ export async function listEntries(ctx: ServiceContext, walletId: string, query: 
   // the matching entries of each block, newest block first: from the block's sums when its
   // dates lie wholly inside or outside the period, else from its rows
   const topBlock = Math.floor((n - 1) / ENTRY_BLOCK);
+  const overlaps = [...(from !== undefined ? [['last_at >= ?', from]] : []), ...(to !== undefined ? [['first_at < ?', to]] : [])];
   const sums = n > 0 ? await ctx.db.all<{ block: number; entries: number; first_at: string; last_at: string }>(
     `SELECT block, entries, first_at, last_at FROM wallet_entry_blocks
-      WHERE wallet_id = ? AND block < ?${kinds.map((f) => ` AND ${f[0]}`).join('')}
+      WHERE wallet_id = ? AND block < ? AND entries > 0${[...kinds, ...overlaps].map((f) => ` AND ${f[0]}`).join('')}
       ORDER BY block DESC`,
-    [walletId, topBlock, ...kinds.map((f) => f[1])],
+    [walletId, topBlock, ...[...kinds, ...overlaps].map((f) => f[1]!)],
   ) : [];
   const blocks: { lo: number; hi: number; count: number | undefined }[] = n > 0 ? [{ lo: topBlock * ENTRY_BLOCK, hi: n, count: undefined }] : [];
   for (const s of sums) {
     const block = Number(s.block);
-    if (Number(s.entries) <= 0) continue;
-    if ((from !== undefined && s.last_at < from) || (to !== undefined && s.first_at >= to)) continue;
     const inside = (from === undefined || s.first_at >= from) && (to === undefined || s.last_at < to);
     let b = blocks.at(-1)!;
     if (b.lo !== block * ENTRY_BLOCK) blocks.push((b = { lo: block * ENTRY_BLOCK, hi: (block + 1) * ENTRY_BLOCK, count: 0 }));
