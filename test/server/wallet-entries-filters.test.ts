@@ -192,3 +192,38 @@ describe('what a filtered page of entries reads', () => {
     }
   });
 });
+
+describe('the blocks of entry numbers (migration 760)', () => {
+  let env: TestEnv;
+  beforeAll(async () => {
+    env = await testEnv();
+  });
+  afterAll(async () => env.close());
+
+  it('count every entry of each block, type and direction, and span their dates, through inserts, changes and deletes', async () => {
+    const db = env.rt.deps.db;
+    const w = env.merchant.wallet_id;
+    const end = env.clock.now().getTime();
+    await seedWalletEntries(db, w, 3000, end, 20);
+    // what no writer of the app does, but the triggers keep up with whoever writes
+    await db.run("UPDATE wallet_entries SET created_at = '2020-01-01T00:00:00.000Z', reference_type = 'refund' WHERE wallet_id = ? AND seq IN (5, 1500)", [w]);
+    await db.run("UPDATE wallet_entries SET direction = CASE WHEN direction = 'credit' THEN 'debit' ELSE 'credit' END WHERE wallet_id = ? AND seq BETWEEN 2000 AND 2100", [w]);
+    await db.run('DELETE FROM wallet_entries WHERE wallet_id = ? AND seq BETWEEN 1020 AND 1030', [w]);
+    const blocks = await db.all<{ block: number; reference_type: string; direction: string; entries: number; first_at: string; last_at: string }>(
+      'SELECT block, reference_type, direction, entries, first_at, last_at FROM wallet_entry_blocks WHERE wallet_id = ? AND entries > 0 ORDER BY block, reference_type, direction',
+      [w],
+    );
+    const actual = await db.all<{ block: number; reference_type: string; direction: string; entries: number; first_at: string; last_at: string }>(
+      `SELECT (seq - 1) / 1024 AS block, reference_type, direction, COUNT(*) AS entries, MIN(created_at) AS first_at, MAX(created_at) AS last_at
+         FROM wallet_entries WHERE wallet_id = ? GROUP BY (seq - 1) / 1024, reference_type, direction ORDER BY 1, 2, 3`,
+      [w],
+    );
+    expect(blocks.map((b) => [Number(b.block), b.reference_type, b.direction, Number(b.entries)])).toEqual(
+      actual.map((b) => [Number(b.block), b.reference_type, b.direction, Number(b.entries)]),
+    );
+    for (const [i, b] of blocks.entries()) {
+      expect(b.first_at <= actual[i]!.first_at && b.last_at >= actual[i]!.last_at, JSON.stringify([b, actual[i]])).toBe(true);
+    }
+    expect(blocks.some((b) => b.reference_type === 'refund' && b.first_at === '2020-01-01T00:00:00.000Z')).toBe(true);
+  });
+});
