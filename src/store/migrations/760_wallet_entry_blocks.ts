@@ -3,6 +3,9 @@ import type { Migration } from './index.js';
 /** How many entry numbers a block holds: block b holds the entries numbered b·1024 + 1 to (b + 1)·1024. */
 const ENTRY_BLOCK = 1024;
 
+/** The PostgreSQL trigger of each operation and the transition tables it reads. */
+const TRANSITIONS = { INSERT: 'NEW TABLE AS new_rows', UPDATE: 'OLD TABLE AS old_rows NEW TABLE AS new_rows', DELETE: 'OLD TABLE AS old_rows' };
+
 const COLUMNS = 'wallet_entry_blocks (wallet_id, block, reference_type, direction, entries, first_at, last_at)';
 
 /**
@@ -62,12 +65,10 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER wallet_entry_blocks_insert AFTER INSERT ON wallet_entries REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION wallet_entry_blocks_maintain();
-CREATE TRIGGER wallet_entry_blocks_update AFTER UPDATE ON wallet_entries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION wallet_entry_blocks_maintain();
-CREATE TRIGGER wallet_entry_blocks_delete AFTER DELETE ON wallet_entries REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION wallet_entry_blocks_maintain();
+${Object.entries(TRANSITIONS)
+  .map(([op, tables]) => `CREATE TRIGGER wallet_entry_blocks_${op.toLowerCase()} AFTER ${op} ON wallet_entries REFERENCING ${tables}
+  FOR EACH STATEMENT EXECUTE FUNCTION wallet_entry_blocks_maintain();`)
+  .join('\n')}
 `;
     }
     const addRow = `INSERT INTO ${COLUMNS}
