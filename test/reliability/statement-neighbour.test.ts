@@ -95,7 +95,6 @@ it(`another merchant's GET /v1/charges/{id} while one merchant reads a statement
     report(
       `statement neighbour: a statement of ${ENTRIES} entries read whole (${pages} pages of 100, ${(bytes / 1e6).toFixed(1)} MB) in ${(readMs / 1000).toFixed(1)} s → another merchant's GET /v1/charges/{id} every ${EVERY_MS} ms: p50 ${ms(percentile(busy, 50))}, p99 ${ms(percentile(busy, 99))}, max ${ms(Math.max(...busy))} (${busy.length} requests; alone p50 ${ms(percentile(alone, 50))}, p99 ${ms(percentile(alone, 99))})`,
     );
-    expect(percentile(busy, 99)).toBeLessThan(percentile(alone, 99) + 100);
 
     // then the deep pages of the entries of a period of ~92 % of them (a date filter), one
     // after another, as a client paging back through them does
@@ -122,7 +121,8 @@ it(`another merchant's GET /v1/charges/{id} while one merchant reads a statement
       `statement neighbour: entries of ${total} (of ${ENTRIES}) by date, pages ${lastPage - entryPages} to ${lastPage - 1} of 100 read one after another in ${(pagesMs / 1000).toFixed(1)} s → another merchant's GET /v1/charges/{id} every ${EVERY_MS} ms: p50 ${ms(percentile(busyEntries, 50))}, p99 ${ms(percentile(busyEntries, 99))}, max ${ms(Math.max(...busyEntries))} (${busyEntries.length} requests; alone p99 ${ms(percentile(alone, 99))})`,
     );
     expect(total).toBeGreaterThan(0.8 * ENTRIES);
-    expect(percentile(busyEntries, 99)).toBeLessThan(percentile(alone, 99) + 100);
+    expect(percentile(busy, 99), 'during the statement').toBeLessThan(percentile(alone, 99) + 100);
+    expect(percentile(busyEntries, 99), 'during the entries pages').toBeLessThan(percentile(alone, 99) + 100);
   } finally {
     await agent.close();
     server.kill('SIGTERM');
