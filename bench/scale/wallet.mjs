@@ -5,11 +5,11 @@
 //  - the year's statement: its first page, its last page, and the whole statement (every page
 //    of 100, as `mpay wallets statement --all` reads it);
 //  - the entries list: page 1 and page 2999 of 100, and pages filtered by direction, by
-//    reference type and by date;
+//    reference type and by date (a period of about 275,000 entries: its page 1 and page 2700);
 //  - what a ledger entry costs to write: 2,000 credits, one a transaction, 200 in flight;
 //  - another merchant's GET /v1/charges/{id}, one every 5 ms, while the first merchant reads
-//    its whole statement: p50 / p99 / max from each call's scheduled moment, against the
-//    same calls alone.
+//    its whole statement, and while it reads pages 2000 to 2700 of the period's entries:
+//    p50 / p99 / max from each call's scheduled moment, against the same calls alone.
 // A server without statement pages (it refuses `per_page` with a 400) is measured on its one
 // whole answer instead. With MPAY_DATABASE_URL the store is that PostgreSQL (a schema of its
 // own, dropped at the end) instead of SQLite in a temp directory.
@@ -129,8 +129,15 @@ row('entries, page 2999 of 100', await measure(a, `${entries}&page=2999`));
 row('entries direction=debit, page 1', await measure(a, `${entries}&direction=debit`));
 row('entries direction=debit, page 700', await measure(a, `${entries}&direction=debit&page=700`));
 row('entries reference_type=receivable, page 1', await measure(a, `${entries}&reference_type=receivable`));
+row('entries reference_type=receivable, page 70', await measure(a, `${entries}&reference_type=receivable&page=70`));
 const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10);
 row('entries of the last 30 days, page 1', await measure(a, `${entries}&start_date=${monthAgo}`));
+// a period of about 275,000 of the entries, as a date filter, at its first and a deep page
+const dated = `${entries}&start_date=${new Date(Date.now() - 335 * 86_400_000).toISOString().slice(0, 10)}&end_date=${end}`;
+const datedFirst = await measure(a, dated);
+row(`entries of 335 days (${datedFirst.body.pagination.total} match), page 1`, datedFirst);
+row('entries of 335 days, page 2700', await measure(a, `${dated}&page=2700`));
+row('entries of 335 days direction=credit, page 2000', await measure(a, `${dated}&direction=credit&page=2000`));
 
 // another merchant's reads while the statement is read: one due every 5 ms, each timed from
 // when it was due (test/helpers/schedule.ts)
@@ -147,6 +154,19 @@ const reads = [];
 for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++) reads.push(await readWholeStatement());
 stop = true;
 const during = await busy;
+// … and while it reads the deep pages of the entries of 335 days, one after another
+stop = false;
+const busyEntries = neighbour(() => stop);
+const tEntries = performance.now();
+let entryPages = 0;
+for (let page = 2000; page <= 2700; page++, entryPages++) {
+  const r = await call(a, `${dated}&page=${page}`);
+  if (r.status !== 200 || r.body.data.length !== 100) throw new Error(`entries page ${page}: ${r.status}`);
+  await new Promise((res) => setImmediate(res));
+}
+const entriesMs = performance.now() - tEntries;
+stop = true;
+const duringEntries = await busyEntries;
 
 await rt.close();
 rmSync(dir, { recursive: true, force: true });
@@ -165,3 +185,4 @@ console.log(`  ledger credits, ${WRITES} in transactions of one (200 in flight):
 const fmt = (xs) => `p50 ${median(xs).toFixed(1)} ms, p99 ${percentile(xs, 99).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms (${xs.length} calls)`;
 console.log(`  another merchant's GET /v1/charges/{id} alone:            ${fmt(alone)}`);
 console.log(`  … while the statement is read ${reads.length}× (${(median(reads.map((r) => r.ms)) / 1000).toFixed(2)} s each): ${fmt(during)}`);
+console.log(`  … while ${entryPages} deep pages of the 335 days' entries are read (${(entriesMs / 1000).toFixed(2)} s): ${fmt(duringEntries)}`);

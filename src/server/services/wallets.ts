@@ -90,36 +90,105 @@ async function lastSeq(ctx: ServiceContext, walletId: string): Promise<number> {
   return Number(w.entry_seq);
 }
 
+/** How many entry numbers a block of `wallet_entry_blocks` holds (migration 760). */
+const ENTRY_BLOCK = 1024;
+
 /**
  * The entries of a wallet, newest first (write order), as of one moment (its last entry
  * numbered `n`). Without filters a page is the entries numbered `n − offset` down: a seek, and
- * `n` is the total. With filters the total is a count and the page an offset over an index
- * that holds what they filter on (by direction, by reference type, by time), entry numbers
- * only; the rows of the page alone are read: the cost grows with the entries that match.
+ * `n` is the total. With filters (reference type, direction, a period of `created_at`) the
+ * total and where the page starts come from `wallet_entry_blocks` (migration 760): per block
+ * of 1,024 entry numbers, by reference type and direction, how many entries and the span of
+ * their dates. A block whose entries asked for are all dated inside the period counts whole,
+ * one whose are all outside counts nothing; only the blocks that span a bound of the period
+ * (and the block of entry `n`, written into while the answer is made) are counted from their
+ * rows. The page is then read from the blocks it starts and ends in. So any page reads one
+ * row per block and type, the rows of the blocks that span a bound, and the page's rows,
+ * never every entry that matches.
+ *
+ * Entries are numbered in write order, and `created_at` mostly follows it, not always: a
+ * settlement is dated at its due date when it is written later, and the merchant's clock can
+ * move. Such an entry widens its block's span of dates, so a period's bound can fall in a few
+ * more blocks than the one or two of entries written in date order; each costs at most one
+ * block of rows.
  */
 export async function listEntries(ctx: ServiceContext, walletId: string, query: QueryFor<'wallets.entries'>, page: PageRequest): Promise<Page<WalletEntry>> {
   const n = await lastSeq(ctx, walletId);
-  const filters: [string, string][] = [];
-  if (query.reference_type !== undefined) filters.push(['reference_type = ?', query.reference_type]);
-  if (query.direction !== undefined) filters.push(['direction = ?', query.direction]);
-  if (query.start_date !== undefined) filters.push(['created_at >= ?', query.start_date]);
-  if (query.end_date !== undefined) filters.push(['created_at < ?', query.end_date]);
-  if (!filters.length) {
+  const { reference_type: type, direction, start_date: from, end_date: to } = query;
+  if (type === undefined && direction === undefined && from === undefined && to === undefined) {
     const top = n - page.offset;
     const rows = top > 0 ? await ctx.db.all<WalletEntry>(`SELECT ${ENTRY_COLS} FROM wallet_entries WHERE wallet_id = ? AND seq > ? AND seq <= ? ORDER BY seq DESC`, [walletId, top - page.limit, top]) : [];
     return { items: rows.map(entryRecord), total: n };
   }
-  const where = `wallet_id = ? AND seq <= ? AND ${filters.map((f) => f[0]).join(' AND ')}`;
-  const args = [walletId, n, ...filters.map((f) => f[1])];
-  const total = Number((await ctx.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM wallet_entries WHERE ${where}`, args))?.n ?? 0);
-  if (page.offset >= total) return { items: [], total };
-  const rows = await ctx.db.all<WalletEntry>(
-    `SELECT ${ENTRY_COLS} FROM wallet_entries
-      WHERE wallet_id = ? AND seq IN (SELECT seq FROM wallet_entries WHERE ${where} ORDER BY seq DESC LIMIT ? OFFSET ?)
-      ORDER BY seq DESC`,
-    [walletId, ...args, page.limit, page.offset],
+  const kinds: [string, string][] = [];
+  if (type !== undefined) kinds.push(['reference_type = ?', type]);
+  if (direction !== undefined) kinds.push(['direction = ?', direction]);
+  const dates: [string, string][] = [];
+  if (from !== undefined) dates.push(['created_at >= ?', from]);
+  if (to !== undefined) dates.push(['created_at < ?', to]);
+  /** The entries numbered from lo (exclusive) to hi of the types asked for; `dated` the condition on their dates. */
+  const range = (lo: number, hi: number) => ({
+    where: `wallet_id = ? AND seq > ? AND seq <= ?${kinds.map((f) => ` AND ${f[0]}`).join('')}`,
+    args: [walletId, lo, hi, ...kinds.map((f) => f[1])],
+    dated: dates.length ? dates.map((f) => f[0]).join(' AND ') : '1 = 1',
+    dateArgs: dates.map((f) => f[1]),
+  });
+
+  // the matching entries of each block, newest block first: from the block's sums when its
+  // dates lie wholly inside or outside the period, else from its rows
+  const topBlock = Math.floor((n - 1) / ENTRY_BLOCK);
+  const overlaps = [...(from !== undefined ? [['last_at >= ?', from]] : []), ...(to !== undefined ? [['first_at < ?', to]] : [])];
+  const sums = n > 0 ? await ctx.db.all<{ block: number; entries: number; first_at: string; last_at: string }>(
+    `SELECT block, entries, first_at, last_at FROM wallet_entry_blocks
+      WHERE wallet_id = ? AND block < ? AND entries > 0${[...kinds, ...overlaps].map((f) => ` AND ${f[0]}`).join('')}
+      ORDER BY block DESC`,
+    [walletId, topBlock, ...[...kinds, ...overlaps].map((f) => f[1]!)],
+  ) : [];
+  const blocks: { lo: number; hi: number; count: number | undefined }[] = n > 0 ? [{ lo: topBlock * ENTRY_BLOCK, hi: n, count: undefined }] : [];
+  for (const s of sums) {
+    const block = Number(s.block);
+    const inside = (from === undefined || s.first_at >= from) && (to === undefined || s.last_at < to);
+    let b = blocks.at(-1)!;
+    if (b.lo !== block * ENTRY_BLOCK) blocks.push((b = { lo: block * ENTRY_BLOCK, hi: (block + 1) * ENTRY_BLOCK, count: 0 }));
+    if (b.count !== undefined) b.count = inside ? b.count + Number(s.entries) : undefined;
+  }
+  await Promise.all(
+    blocks.map(async (b) => {
+      if (b.count !== undefined) return;
+      // the dates counted, not searched: a search by date would read every entry of the period
+      const m = range(b.lo, b.hi);
+      const row = await ctx.db.get<{ n: number }>(`SELECT COALESCE(SUM(CASE WHEN ${m.dated} THEN 1 ELSE 0 END), 0) AS n FROM wallet_entries WHERE ${m.where}`, [...m.dateArgs, ...m.args]);
+      b.count = Number(row?.n ?? 0);
+    }),
   );
-  return { items: rows.map(entryRecord), total };
+  const counted = blocks as { lo: number; hi: number; count: number }[];
+  const total = counted.reduce((t, b) => t + b.count, 0);
+  if (page.offset >= total) return { items: [], total };
+
+  // the page: from the block it starts in, the blocks with matches down to the one it ends in
+  const reads: { lo: number; hi: number; skip: number; take: number }[] = [];
+  let before = 0;
+  let wanted = Math.min(page.limit, total - page.offset);
+  for (const b of counted) {
+    if (wanted <= 0) break;
+    if (before + b.count > page.offset && b.count > 0) {
+      const skip = Math.max(0, page.offset - before);
+      const take = Math.min(wanted, b.count - skip);
+      const last = reads.at(-1);
+      // neighbouring blocks read as one range
+      if (last && last.lo === b.hi) Object.assign(last, { lo: b.lo, take: last.take + take });
+      else reads.push({ lo: b.lo, hi: b.hi, skip, take });
+      wanted -= take;
+    }
+    before += b.count;
+  }
+  const pages = await Promise.all(
+    reads.map((r) => {
+      const m = range(r.lo, r.hi);
+      return ctx.db.all<WalletEntry>(`SELECT ${ENTRY_COLS} FROM wallet_entries WHERE ${m.where} AND ${m.dated} ORDER BY seq DESC LIMIT ? OFFSET ?`, [...m.args, ...m.dateArgs, r.take, r.skip]);
+    }),
+  );
+  return { items: pages.flat().map(entryRecord), total };
 }
 
 /** How many entries, and their credits and debits. */

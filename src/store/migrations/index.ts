@@ -31,6 +31,7 @@ import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
+import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
 export interface Migration {
   version: number;
@@ -66,4 +67,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m710_submerchant_changes,
   m730_authorize_capture,
   m750_due_dated_charges,
+  m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);
