@@ -1,9 +1,9 @@
 /**
- * How the CLI presents the contract's resources: each resource module's presentation (its
- * command groups, what its fields are, its nested tables), by resource, and what several
- * resources share. The endpoints' own `cli` blocks (command words, example, columns and their
- * importance) sit on the endpoints. Read at build time only (src/cli/spec/generate.ts), which
- * writes what the CLI needs into generated/: the CLI never loads the contract to present it.
+ * How the CLI presents the contract's resources: each resource module's endpoints and
+ * presentation (its command groups, what its fields are, its nested tables), by resource, and
+ * what several resources share. The endpoints' own `cli` blocks (command words, example, columns
+ * and their importance) sit on the endpoints. Read at build time only (src/cli/spec/generate.ts),
+ * which writes what the CLI needs into generated/: the CLI never loads the contract to present it.
  */
 import type { CliPresentation, Endpoint } from './endpoint.js';
 import type { ResourceName } from './loaders.js';
