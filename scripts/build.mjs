@@ -1,8 +1,8 @@
-// Build: (0) the checkout page's assets and (1) the CLI's operation specs from the contract, into
-// generated/ (outside src/, imported as #generated/*: package.json "imports"; their types are
-// declared in src/generated.d.ts, so a fresh clone type-checks before any build), (2) the CLI
-// as one bundled file with every command loaded lazily, (3) the SDK for programmatic use, with
-// type declarations.
+// Build: (0) the checkout page's assets and (1) the CLI's operation specs and presentation from
+// the contract, into generated/ (outside src/, imported as #generated/*: package.json "imports";
+// their types are declared in src/generated.d.ts, so a fresh clone type-checks before any
+// build), (2) the CLI as one bundled file with every command loaded lazily, (3) the SDK for
+// programmatic use, with type declarations.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -39,10 +39,10 @@ const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node
   log('built generated/checkout-assets.json');
 }
 
-// 1. operation specs
+// 1. operation specs, the route table and the CLI's presentation
 await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], outfile: join(tmp, 'generate.mjs'), banner, external: ['better-sqlite3', 'pg'] });
 execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated/spec.json')], { stdio: 'inherit' });
-log('built generated/spec.json');
+log('built generated/spec.json, operations.json and presentation.json');
 
 /**
  * commander requires node:child_process when it loads, for executable subcommands, which mpay

@@ -9,6 +9,12 @@ declare module '#generated/spec.json' {
   export default specs;
 }
 
+declare module '#generated/presentation.json' {
+  /** the CLI's command groups and nested tables, from the contract's presentations (src/cli/spec/generate.ts) */
+  const presentation: import('./cli/spec/types.js').PresentationSpec;
+  export default presentation;
+}
+
 declare module '#generated/operations.json' {
   /** every operation's route, by id, in the contract's order (src/cli/spec/generate.ts): what the SDK client calls and the server routes with */
   const operations: Record<string, import('./contract/endpoint.js').OperationRoute>;

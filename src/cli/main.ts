@@ -1,11 +1,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import specsJson from '#generated/spec.json' with { type: 'json' };
+import presentation from '#generated/presentation.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
 import { EXIT, errorFormatOf, reportError, reportUsage, } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
-import { GROUPS, flagDescription, placeholder } from './help.js';
+import { flagDescription, placeholder } from './help.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
@@ -21,7 +22,7 @@ function groupFor(root: Command, words: string[]): Command {
   for (const [i, w] of words.entries()) {
     let next = cur.commands.find((c) => c.name() === w);
     if (!next) {
-      next = cur.command(w).description(GROUPS[words.slice(0, i + 1).join(' ')] ?? `${w} commands`);
+      next = cur.command(w).description(presentation.groups[words.slice(0, i + 1).join(' ')] ?? `${w} commands`);
       next.helpCommand(false);
     }
     cur = next;

@@ -1,10 +1,11 @@
 import { toneOf } from '../domain/lifecycle.js';
 import { formatBRL } from '../domain/money.js';
 import specs from '#generated/spec.json' with { type: 'json' };
+import presentation from '#generated/presentation.json' with { type: 'json' };
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
 import type { Globals } from './target.js';
-import { fitList, NESTED, NESTED_ORDER, TABLES, wrap, wrapCommand } from './table.js';
+import { fitList, wrap, wrapCommand } from './table.js';
 
 /** --jq: the JSON output filtered by a jq expression (wins over -o). */
 export interface JqFormat {
@@ -101,6 +102,8 @@ const changeValue = (v: unknown): string => (v === null || v === undefined ? 'â€
 
 export interface PrintOptions {
   columns?: readonly string[];
+  /** a list's columns from most to least important (default: the order of `columns`): the last are dropped first to fit */
+  importance?: readonly string[];
   /** fields that are money (integer cents): shown as R$ in tables; nested ones by dotted path */
   money?: readonly string[];
   /** values to copy (dotted paths): printed whole on a line of their own below a record's table */
@@ -108,8 +111,8 @@ export interface PrintOptions {
   format: Format;
   paint: Painter;
   /**
-   * the command's id (e.g. charges.list): its column preferences and special views, and the
-   * money and copy fields of its spec when the caller gives none
+   * the command's id (e.g. submerchants.get): its special views, and the importance, money and
+   * copy fields of its spec when the caller gives none
    */
   view?: string;
 }
@@ -143,7 +146,7 @@ function listTable(Table: TableCtor, rows: Record<string, unknown>[], cols: stri
 function flatten(rec: Record<string, unknown>, prefix = '', fields: [string, unknown][] = [], lists: [string, unknown[]][] = []) {
   for (const [k, v] of Object.entries(rec)) {
     if (isRecord(v) && Object.keys(v).length) flatten(v, `${prefix}${k}.`, fields, lists);
-    else if (isRecordList(v) || (Array.isArray(v) && v.length === 0 && k in NESTED)) lists.push([prefix + k, v]);
+    else if (isRecordList(v) || (Array.isArray(v) && v.length === 0 && k in presentation.nested)) lists.push([prefix + k, v]);
     else fields.push([prefix + k, v]);
   }
   return { fields, lists };
@@ -177,7 +180,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       io.err('No results.\n');
       return;
     }
-    const t = listTable(Table, rows, pick(o.columns, rows), o.view ? TABLES[o.view] : undefined, width, o.paint, moneyFields);
+    const t = listTable(Table, rows, pick(o.columns, rows), o.importance ?? spec?.importance, width, o.paint, moneyFields);
     io.out(t.text);
     hidden(t.dropped);
     return;
@@ -210,10 +213,10 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
         continue;
       }
       const rows = list as Record<string, unknown>[];
-      const order = NESTED_ORDER[leaf] ?? NESTED[leaf];
-      const cols = order ? order.filter((c) => rows.some((r) => c in r)) : pick(undefined, rows);
+      const nested = presentation.nested[leaf];
+      const cols = nested ? nested.columns.filter((c) => rows.some((r) => c in r)) : pick(undefined, rows);
       const money = moneyFields.filter((m) => m.startsWith(`${k}.`)).map((m) => m.slice(k.length + 1));
-      const lt = listTable(Table, rows, cols, NESTED[leaf], width, o.paint, money);
+      const lt = listTable(Table, rows, cols, nested?.importance, width, o.paint, money);
       out += lt.text;
       dropped.push(...lt.dropped.map((d) => `${k}.${d}`));
     }

@@ -203,6 +203,8 @@ export async function runOperation(inv: Invocation): Promise<number> {
     if (irreversible(spec)) await confirmIrreversible(inv, target, req);
     const format = resolveFormat(g, io);
     const paint = await painter(g, io);
+    // how the operation's records print: its columns, their importance, money and values to copy
+    const view: PrintOptions = { columns: spec.columns, importance: spec.importance, money: spec.money, copy: spec.copy, format, paint, view: spec.id };
     const call = (query: Record<string, string | number | boolean>) =>
       target!.client.callById(spec.id, {
         params: req.params,
@@ -236,14 +238,14 @@ export async function runOperation(inv: Invocation): Promise<number> {
       }
       if (progress) io.err('\n');
       const data = record ? { ...record, [spec.pages!]: all } : all;
-      if (format !== 'jsonl' || record) await printData(io, data, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
+      if (format !== 'jsonl' || record) await printData(io, data, view);
       noteEmbeddedUrls(inv, target, format, data);
       return EXIT.ok;
     }
     if (spec.raw) return await download(inv, target, req.params);
     const r = await call(req.query);
-    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
-    await printData(io, r.data, { columns: spec.columns, money: spec.money, copy: spec.copy, format, paint, view: spec.id });
+    if (spec.waitWith && inv.opts.wait) return await waitFor(inv, target, spec.waitWith, r.data as Record<string, unknown>, view);
+    await printData(io, r.data, view);
     noteSecretsShownOnce(io, g.quiet, r.data);
     noteEmbeddedUrls(inv, target, format, r.data);
     if (spec.pagination && r.pagination && format === 'table' && !g.quiet && r.pagination.totalPages > 1) {

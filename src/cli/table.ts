@@ -1,39 +1,12 @@
 /**
  * Tables that fit the terminal. A list keeps the columns that matter most for its resource
- * (TABLES below): when the table is wider than the terminal, ids of other records are shortened
+ * (the `importance` of its endpoint's `cli` block in the contract, in its operation's spec):
+ * when the table is wider than the terminal, ids of other records are shortened
  * in the middle, prose is wrapped, and then the least important columns are dropped. A value
  * meant to be copied (the row's own id, keys, URLs, card numbers) is never cut: its column is
  * dropped or wrapped at its spaces instead.
  */
 import { stripVTControlCharacters } from 'node:util';
-
-/** Columns from most to least important, per command; unlisted commands use their display order. */
-export const TABLES: Record<string, readonly string[]> = {
-  'charges.list': ['id', 'status', 'amount', 'created_at', 'payment_method', 'failure_code', 'installments'],
-  'receivables.list': ['id', 'net_amount', 'status', 'settlement_date', 'charge_id', 'installment', 'gross_amount', 'fee_amount'],
-  'anticipations.list': ['id', 'status', 'total_net_amount', 'created_at', 'total_gross_amount', 'total_fee_amount'],
-  'wallets.list': ['id', 'owner_type', 'balance', 'owner_id', 'updated_at', 'currency'],
-  'wallets.entries': ['created_at', 'direction', 'amount', 'description', 'balance_after', 'reference_type', 'reference_id'],
-  'withdrawals.list': ['id', 'status', 'amount', 'type', 'created_at', 'netAmount', 'fee', 'submerchant_id'],
-  'paymentLinks.list': ['id', 'title', 'status', 'amount', 'checkout_url', 'expires_at', 'current_uses', 'max_uses'],
-  'submerchants.list': ['id', 'trade_name', 'status', 'tax_id', 'entity_type', 'created_at'],
-  'submerchants.changes.list': ['created_at', 'changes', 'status', 'changed_by'],
-  'webhookEndpoints.list': ['id', 'url', 'status', 'events', 'created_at', 'has_secret'],
-  'webhookDeliveryLogs.list': ['id', 'event_name', 'status', 'response_status_code', 'created_at', 'attempt', 'next_retry_at', 'max_attempts'],
-  'apiKeys.list': ['id', 'name', 'public_key', 'is_active', 'created_at', 'allowed_ips'],
-  'sandbox.values': ['value', 'outcome', 'detail', 'area'],
-};
-
-/** The columns of a record's nested list, by its field name (a table below the record). */
-export const NESTED: Record<string, readonly string[]> = {
-  entries: TABLES['wallets.entries']!,
-  items: ['name', 'quantity', 'unit_price', 'tangible'],
-};
-
-/** Display order of nested tables (importance order differs from how people read them). */
-export const NESTED_ORDER: Record<string, readonly string[]> = {
-  entries: ['created_at', 'direction', 'amount', 'balance_after', 'reference_type', 'reference_id', 'description'],
-};
 
 /** Prose: wrapped at spaces, and long words broken, to fit. */
 const PROSE = new Set([

@@ -13,10 +13,40 @@ export interface CliSpec {
   command: readonly string[];
   /** A worked example shown in --help. */
   example: string;
-  /** Table columns for records of this endpoint's response. */
+  /** Table columns for records of this endpoint's response, in the order they are shown. */
   columns?: readonly string[];
+  /**
+   * The same columns from most to least important (default: the order of `columns`): a table
+   * wider than the terminal drops the least important first, and the first is the row's own id,
+   * never shortened.
+   */
+  importance?: readonly string[];
   /** id of a get operation: `--wait` polls it until the record's status leaves `pending` */
   waitWith?: string;
+}
+
+/** The columns of a table, in the order shown, and from most to least important (default: that order). */
+export interface CliTable {
+  columns: readonly string[];
+  importance?: readonly string[];
+}
+
+/**
+ * How the CLI presents a resource beyond its endpoints' `cli` blocks: each resource module
+ * exports one, src/contract/presentation.ts lists them, and the build turns them into the CLI's
+ * generated files (src/cli/spec/generate.ts), so the CLI reads them without loading the contract.
+ */
+export interface CliPresentation {
+  /** What a group of its commands is for, by command words (`charges`, `merchant pin`): `mpay --help`, `mpay <group> --help`. */
+  groups?: Readonly<Record<string, string>>;
+  /**
+   * What a field of its requests is, by the field's last path segment, for the flags of its
+   * endpoints whose schema does not describe the field; a field several resources share is
+   * described in src/contract/presentation.ts.
+   */
+  fields?: Readonly<Record<string, string>>;
+  /** The table of a list nested in a record shown alone (a statement's `entries`), by the list's field name. */
+  nested?: Readonly<Record<string, CliTable>>;
 }
 
 export interface Endpoint<

@@ -1,15 +1,17 @@
 /**
- * Build step: turns the contract's endpoint table into the CLI's operation specs (JSON), so
- * the CLI can build its command tree without loading zod. Run by scripts/build.mjs.
+ * Build step: turns the contract's endpoint table and its resources' presentations into the
+ * CLI's operation specs and presentation (JSON), so the CLI can build its command tree, help and
+ * tables without loading zod or the contract. Run by scripts/build.mjs.
  */
 import * as z from 'zod';
 import { endpoints, type AnyEndpoint } from '../../contract/index.js';
 import { RESOURCE_LOADERS, type ResourceName } from '../../contract/loaders.js';
-import type { OperationRoute } from '../../contract/endpoint.js';
+import type { CliPresentation, OperationRoute } from '../../contract/endpoint.js';
+import { resources, sharedPresentation } from '../../contract/presentation.js';
 import { moneyFields, PAGE_MAX, PER_PAGE_DEFAULT, PER_PAGE_MAX, unitOf } from '../../contract/common.js';
 import { copyFields, hintOf, type FieldHint } from '../../contract/hints.js';
 import type { OperationId } from '../../sdk/client.js';
-import type { FlagSpec, FlagType, OperationSpec } from './types.js';
+import type { FlagSpec, FlagType, OperationSpec, PresentationSpec } from './types.js';
 
 type JS = {
   minimum?: number;
@@ -134,10 +136,33 @@ function operationId(name: string, where: string): OperationId {
   return id;
 }
 
+/** Each endpoint's resource presentation, by endpoint id (src/contract/presentation.ts). */
+function presentationsById(): Map<string, CliPresentation> {
+  const byId = new Map<string, CliPresentation>();
+  for (const [name, r] of Object.entries(resources)) {
+    for (const e of r.endpoints) {
+      if (byId.has(e.id)) throw new Error(`${e.id} is in two resources of src/contract/presentation.ts (one is ${name})`);
+      byId.set(e.id, r.presentation);
+    }
+  }
+  return byId;
+}
+
+/** `importance` names the endpoint's columns, each once, and nothing else. */
+function checkImportance(where: string, columns: readonly string[], importance: readonly string[] | undefined): void {
+  if (!importance) return;
+  const sorted = (xs: readonly string[]) => JSON.stringify([...xs].sort());
+  if (sorted(columns) !== sorted(importance)) throw new Error(`${where}: importance must order the columns (${columns.join(', ')}), not ${importance.join(', ')}`);
+}
+
 export function generateSpecs(): OperationSpec[] {
   const specs: OperationSpec[] = [];
+  const presentationOf = presentationsById();
   for (const e of endpoints) {
     if (!e.cli) continue;
+    const presentation = presentationOf.get(e.id);
+    if (!presentation) throw new Error(`${e.id} is in no resource of src/contract/presentation.ts`);
+    checkImportance(`${e.id}'s cli`, e.cli.columns ?? [], e.cli.importance);
     const flags: FlagSpec[] = [];
     if (e.body) {
       let js = jsonSchema(e.body);
@@ -152,6 +177,11 @@ export function generateSpecs(): OperationSpec[] {
         walk(v, [k], 'query', (js.required ?? []).includes(k), flags);
       }
     }
+    for (const f of flags) {
+      const leaf = f.path[f.path.length - 1]!;
+      const about = f.description === undefined ? (presentation.fields?.[leaf] ?? sharedPresentation.fields?.[leaf]) : undefined;
+      if (about !== undefined) f.about = about;
+    }
     specs.push({
       id: e.id,
       method: e.method,
@@ -162,6 +192,7 @@ export function generateSpecs(): OperationSpec[] {
       command: [...e.cli.command],
       example: e.cli.example,
       columns: [...(e.cli.columns ?? [])],
+      ...(e.cli.importance ? { importance: [...e.cli.importance] } : {}),
       money: moneyFields(e.response),
       copy: copyFields(e.response),
       list: !!e.list,
@@ -177,6 +208,29 @@ export function generateSpecs(): OperationSpec[] {
     });
   }
   return specs;
+}
+
+/**
+ * What the CLI presents besides its operations: every resource's command groups (each described
+ * once, each a group of the operations' commands) and nested tables (each list name once).
+ */
+export function generatePresentation(specs: readonly OperationSpec[]): PresentationSpec {
+  const out: PresentationSpec = { groups: {}, nested: {} };
+  const commandGroups = new Set(specs.flatMap((s) => s.command.slice(0, -1).map((_, i) => s.command.slice(0, i + 1).join(' '))));
+  const all: [string, CliPresentation][] = [...Object.entries(resources).map(([name, r]): [string, CliPresentation] => [name, r.presentation]), ['shared', sharedPresentation]];
+  for (const [name, p] of all) {
+    for (const [group, text] of Object.entries(p.groups ?? {})) {
+      if (group in out.groups) throw new Error(`command group "${group}" is described twice (again by ${name})`);
+      if (!commandGroups.has(group)) throw new Error(`${name} describes command group "${group}", which no operation's command is in`);
+      out.groups[group] = text;
+    }
+    for (const [list, t] of Object.entries(p.nested ?? {})) {
+      if (list in out.nested) throw new Error(`the nested table "${list}" is defined twice (again by ${name})`);
+      checkImportance(`${name}'s nested ${list}`, t.columns, t.importance);
+      out.nested[list] = { columns: [...t.columns], importance: [...(t.importance ?? t.columns)] };
+    }
+  }
+  return out;
 }
 
 /**
@@ -201,6 +255,12 @@ export async function generateOperations(): Promise<Record<string, OperationRout
     ops[e.id] = { method: e.method, path: e.path, auth: e.auth, sandbox: !!e.sandbox, multipart: !!e.multipart, resource };
   }
   if (resourceOf.size !== Object.keys(ops).length) throw new Error('src/contract/loaders.ts has endpoints that src/contract/index.ts does not list');
+  if (Object.values(resources).reduce((n, r) => n + r.endpoints.length, 0) !== resourceOf.size) throw new Error('src/contract/presentation.ts and src/contract/loaders.ts list different endpoints');
+  for (const [name, r] of Object.entries(resources)) {
+    for (const e of r.endpoints) {
+      if (resourceOf.get(e.id) !== name) throw new Error(`src/contract/presentation.ts puts ${e.id} in ${name}; src/contract/loaders.ts in ${resourceOf.get(e.id)}`);
+    }
+  }
   return ops;
 }
 
@@ -208,6 +268,8 @@ if (process.argv[2]) {
   const { writeFileSync, mkdirSync } = await import('node:fs');
   const { dirname, join } = await import('node:path');
   mkdirSync(dirname(process.argv[2]), { recursive: true });
-  writeFileSync(process.argv[2], JSON.stringify(generateSpecs(), null, 1) + '\n');
+  const specs = generateSpecs();
+  writeFileSync(process.argv[2], JSON.stringify(specs, null, 1) + '\n');
+  writeFileSync(join(dirname(process.argv[2]), 'presentation.json'), JSON.stringify(generatePresentation(specs), null, 1) + '\n');
   writeFileSync(join(dirname(process.argv[2]), 'operations.json'), JSON.stringify(await generateOperations(), null, 1) + '\n');
 }

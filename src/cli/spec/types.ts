@@ -12,7 +12,10 @@ export interface FlagSpec {
   type: FlagType;
   choices?: string[];
   required: boolean;
+  /** the contract's description of the field (its schema's) */
   description?: string;
+  /** what the field is, from the resource's presentation, where the schema has no description */
+  about?: string;
   /** the unit the contract states for a number ("cents", "seconds", "days") */
   unit?: string;
   /** the contract's ranges: numbers (inclusive) and string lengths */
@@ -45,6 +48,8 @@ export interface OperationSpec {
   command: string[];
   example: string;
   columns: string[];
+  /** the columns from most to least important, for a list too wide for the terminal */
+  importance?: string[];
   /** fields of the response record that are money (integer cents), shown as R$ in tables */
   money: string[];
   /** fields of the response record that are values to copy: tables print them whole below the box */
@@ -64,4 +69,18 @@ export interface OperationSpec {
   flags: FlagSpec[];
   /** lists and paged records only */
   pagination?: PaginationSpec;
+}
+
+/** The columns of a table, in the order shown, and from most to least important. */
+export interface TableSpec {
+  columns: string[];
+  importance: string[];
+}
+
+/** What the CLI presents besides its operations, from the contract (src/contract/presentation.ts), generated at build time. */
+export interface PresentationSpec {
+  /** what each group of generated commands is for, by its command words (`merchant pin`) */
+  groups: Record<string, string>;
+  /** the table of a list nested in a record shown alone, by the list's field name */
+  nested: Record<string, TableSpec>;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, nonEmpty, timestamp, uuid, qBool } from '../common.js';
 import { isIP } from 'node:net';
 
@@ -32,6 +32,17 @@ export const apiKeyCreate = z.strictObject({
   name: nonEmpty(100),
   allowed_ips: z.array(ipOrCidr).max(50).optional(),
 });
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const apiKeyPresentation: CliPresentation = {
+  groups: {
+    keys: 'API keys: create, list and revoke key pairs (pk_/sk_)',
+  },
+  fields: {
+    allowed_ips: 'IPs or CIDRs the key may be used from (empty: any)',
+    is_active: 'only active (true) or revoked (false) keys',
+  },
+};
 
 export const apiKeyEndpoints = [
   endpoint({
@@ -66,6 +77,7 @@ export const apiKeyEndpoints = [
       command: ['keys', 'list'],
       example: 'mpay keys list --is-active true -o json',
       columns: ['id', 'name', 'public_key', 'is_active', 'allowed_ips', 'created_at'],
+      importance: ['id', 'name', 'public_key', 'is_active', 'created_at', 'allowed_ips'],
     },
   }),
   endpoint({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { hinted } from '../hints.js';
 import { cents, currency, isoDate, listQuery, metadata, money, nonEmpty, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
@@ -334,6 +334,22 @@ export const chargeListQuery = listQuery({
 
 const CHARGE_COLUMNS = ['id', 'status', 'payment_method', 'amount', 'installments', 'failure_code', 'created_at'] as const;
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const chargePresentation: CliPresentation = {
+  groups: {
+    charges: 'Charges: card and PIX payments, refunds',
+  },
+  fields: {
+    items: 'JSON array of items: [{"name","quantity","unit_price" (cents),"tangible"}]',
+    shipping_amount: 'shipping',
+    split_rules: 'JSON array of splits: [{"submerchant_id","amount" (cents) or "percentage","charge_processing_fee"?,"charge_remainder_fee"?}]',
+    token: 'card token from `mpay tokens create`',
+  },
+  nested: {
+    items: { columns: ['name', 'quantity', 'unit_price', 'tangible'] },
+  },
+};
+
 export const chargeEndpoints = [
   endpoint({
     id: 'charges.create',
@@ -367,7 +383,12 @@ export const chargeEndpoints = [
     message: 'Charges retrieved',
     tag: 'Charges',
     memo: true,
-    cli: { command: ['charges', 'list'], example: 'mpay charges list --status captured --payment-method pix --start-date 2026-01-01', columns: CHARGE_COLUMNS },
+    cli: {
+      command: ['charges', 'list'],
+      example: 'mpay charges list --status captured --payment-method pix --start-date 2026-01-01',
+      columns: CHARGE_COLUMNS,
+      importance: ['id', 'status', 'amount', 'created_at', 'payment_method', 'failure_code', 'installments'],
+    },
   }),
   endpoint({
     id: 'charges.get',

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { money, positiveCents, timestamp, uuid } from '../common.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 import { anyTaxId, CHARGE_STATUSES, customerInput, MAX_CHARGE_AMOUNT, PAYMENT_METHODS, payerAddress } from './charges.js';
@@ -102,6 +102,9 @@ export const checkoutChargeStatus = z.object({
   redirect_url: z.string().nullable().describe("the link's redirect_url, once the payment is confirmed"),
 });
 export type CheckoutChargeStatus = z.infer<typeof checkoutChargeStatus>;
+
+/** How the CLI presents this resource (src/contract/presentation.ts): no commands of its own (the hosted checkout page calls it). */
+export const checkoutPresentation: CliPresentation = {};
 
 export const checkoutEndpoints = [
   endpoint({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { timestamp } from '../common.js';
 
 export const clockAdvance = z.strictObject({
@@ -11,6 +11,13 @@ export const sandboxClock = z.object({
   offset_days: z.number().describe('how far the clock is ahead of real time, in days'),
   advanced_days: z.int(),
 });
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const clockPresentation: CliPresentation = {
+  fields: {
+    days: 'how far to move the sandbox clock',
+  },
+};
 
 export const clockEndpoints = [
   endpoint({

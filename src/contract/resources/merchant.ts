@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { timestamp, uuid } from '../common.js';
 
 /** The authenticated merchant (an extension: lets a client check its key and see its wallet). */
@@ -13,6 +13,13 @@ export const merchant = z.object({
   created_at: timestamp(),
 });
 export type Merchant = z.infer<typeof merchant>;
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const merchantPresentation: CliPresentation = {
+  groups: {
+    merchant: 'Merchant: your account, its clock and the withdrawal PIN',
+  },
+};
 
 export const merchantEndpoints = [
   endpoint({

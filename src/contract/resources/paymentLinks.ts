@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { hinted } from '../hints.js';
 import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { chargeCents } from './charges.js';
@@ -118,6 +118,24 @@ export type PaymentLink = z.infer<typeof paymentLink>;
 
 const COLUMNS = ['id', 'title', 'status', 'amount', 'current_uses', 'max_uses', 'expires_at', 'checkout_url'] as const;
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const paymentLinkPresentation: CliPresentation = {
+  groups: {
+    links: 'Payment links: hosted checkout pages to share',
+  },
+  fields: {
+    title: 'title shown on the checkout page',
+    allowed_payment_methods: 'payment methods the page offers',
+    max_uses: 'how many payments the link accepts',
+    redirect_url: 'where the customer goes after paying',
+    cover_image_url: 'cover image URL of the checkout page',
+    primary_color: 'main color of the checkout page (#RRGGBB)',
+    summary_color: 'color of the order summary (#RRGGBB)',
+    logo_url: 'logo URL of the checkout page',
+    max_installments: 'most installments a card payment may have',
+  },
+};
+
 export const paymentLinkEndpoints = [
   endpoint({
     id: 'paymentLinks.create',
@@ -184,6 +202,7 @@ export const paymentLinkEndpoints = [
       command: ['links', 'list'],
       example: 'mpay links list --status active --all -o jsonl',
       columns: COLUMNS,
+      importance: ['id', 'title', 'status', 'amount', 'checkout_url', 'expires_at', 'current_uses', 'max_uses'],
     },
   }),
 ] as const;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { merchant } from './merchant.js';
 import { PIN_RE, weakPinReason } from '../../domain/pin.js';
 
@@ -21,6 +21,17 @@ export const pinSet = z.strictObject({
 export const pinDisable = z.strictObject({
   current_pin: pinInput(),
 });
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const pinPresentation: CliPresentation = {
+  groups: {
+    'merchant pin': 'Withdrawal PIN: set or disable the 4-digit PIN that protects payouts',
+  },
+  fields: {
+    pin: 'the 4-digit withdrawal PIN',
+    current_pin: 'the current 4-digit PIN',
+  },
+};
 
 export const pinEndpoints = [
   endpoint({

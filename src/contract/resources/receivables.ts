@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
@@ -87,6 +87,19 @@ export const anticipationListQuery = listQuery({
 const RECEIVABLE_COLUMNS = ['id', 'charge_id', 'installment', 'gross_amount', 'fee_amount', 'net_amount', 'status', 'settlement_date'] as const;
 const ANTICIPATION_COLUMNS = ['id', 'status', 'total_gross_amount', 'total_fee_amount', 'total_net_amount', 'created_at'] as const;
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const receivablePresentation: CliPresentation = {
+  groups: {
+    receivables: 'Receivables: what charges will settle into wallets, and when',
+    anticipations: 'Anticipations: receive receivables before they settle, for a fee',
+  },
+  fields: {
+    settlement_date_from: 'settling on or after this date (YYYY-MM-DD)',
+    settlement_date_to: 'settling on or before this date (YYYY-MM-DD)',
+    receivable_ids: 'receivable ids to anticipate (default: as many as the amount needs)',
+  },
+};
+
 export const receivableEndpoints = [
   endpoint({
     id: 'receivables.list',
@@ -103,6 +116,7 @@ export const receivableEndpoints = [
       command: ['receivables', 'list'],
       example: 'mpay receivables list --status pending --settlement-date-from 2026-02-01 --settlement-date-to 2026-02-28',
       columns: RECEIVABLE_COLUMNS,
+      importance: ['id', 'net_amount', 'status', 'settlement_date', 'charge_id', 'installment', 'gross_amount', 'fee_amount'],
     },
   }),
   endpoint({
@@ -129,6 +143,11 @@ export const receivableEndpoints = [
     list: true,
     message: 'Anticipations retrieved',
     tag: 'Anticipations',
-    cli: { command: ['anticipations', 'list'], example: 'mpay anticipations list --status approved --start-date 2026-01-01', columns: ANTICIPATION_COLUMNS },
+    cli: {
+      command: ['anticipations', 'list'],
+      example: 'mpay anticipations list --status approved --start-date 2026-01-01',
+      columns: ANTICIPATION_COLUMNS,
+      importance: ['id', 'status', 'total_net_amount', 'created_at', 'total_gross_amount', 'total_fee_amount'],
+    },
   }),
 ] as const;

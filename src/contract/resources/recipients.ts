@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { checkPixKey, PIX_KEY_TYPES } from '../../domain/pix.js';
 import { taxIdKind } from '../../domain/taxid.js';
@@ -116,6 +116,29 @@ export const recipient = z.object({
   updated_at: timestamp(),
 });
 export type Recipient = z.infer<typeof recipient>;
+
+/** What a payout destination's fields are (recipients and withdrawals share them). */
+export const DESTINATION_FIELDS = {
+  pix_key: 'PIX key of the destination',
+  pix_key_type: 'kind of PIX key',
+  bank_code: 'bank code (3 digits, e.g. 341)',
+  branch_number: 'branch (agência) number',
+  account_number: 'account number with check digit',
+  account_type: 'account type',
+  holder_name: "account holder's name",
+  holder_tax_id: "account holder's CPF or CNPJ (digits)",
+  wallet_address: 'crypto wallet address',
+  network: 'crypto network',
+  asset: 'crypto asset',
+};
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const recipientPresentation: CliPresentation = {
+  groups: {
+    recipients: 'Recipients: saved payout destinations (PIX key, bank account, wallet address)',
+  },
+  fields: DESTINATION_FIELDS,
+};
 
 export const recipientEndpoints = [
   endpoint({

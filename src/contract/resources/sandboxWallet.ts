@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { money, nonEmpty, positiveCents, timestamp, uuid } from '../common.js';
 
 /**
@@ -23,6 +23,13 @@ export const walletAdjustmentCreate = z.strictObject({
   amount: positiveCents(),
   description: nonEmpty(255).optional(),
 });
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const sandboxWalletPresentation: CliPresentation = {
+  groups: {
+    'sandbox wallet': 'Sandbox wallet: credit or debit a wallet by hand (sandbox only)',
+  },
+};
 
 export const sandboxWalletEndpoints = [
   endpoint({

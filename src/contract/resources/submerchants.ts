@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { cents, centsString, isoDate, isoDateTime, listQuery, nonEmpty, qEnum, timestamp, uuid } from '../common.js';
 import { statusesOf } from '../../domain/lifecycle.js';
 import { UFS, isRealDate, normalizeCep, normalizeTaxId } from '../../domain/brazil.js';
@@ -421,6 +421,52 @@ export const reviewRequest = z
 const SUB_COLUMNS = ['id', 'entity_type', 'trade_name', 'tax_id', 'status', 'created_at'] as const;
 const EXAMPLE_ID = '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f';
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const submerchantPresentation: CliPresentation = {
+  groups: {
+    submerchants: 'Submerchants: onboarding (KYC), addresses, partners, documents, requirements',
+    'submerchants addresses': 'Submerchant addresses: add and list',
+    'submerchants partners': 'Submerchant partners (owners, administrators): add and list',
+    'submerchants docs': 'Submerchant documents: register by URL and list (upload: `mpay submerchants upload`)',
+    files: 'Files: download uploaded documents',
+  },
+  fields: {
+    trade_name: 'trade name (nome fantasia)',
+    legal_name: 'legal name (razão social)',
+    entity_type: 'pf (person, CPF) or pj (company, CNPJ)',
+    soft_descriptor: 'name on the customer card statement',
+    birth_date: 'birth date (YYYY-MM-DD)',
+    mother_name: "mother's full name",
+    average_ticket: 'average sale',
+    monthly_revenue: 'monthly revenue',
+    mcc: 'merchant category code (4 digits)',
+    cnaes: 'CNAE activity codes',
+    website: 'website URL',
+    business_type: 'kind of business',
+    product_categories: 'what the business sells',
+    street: 'street',
+    complement: 'complement (apartment, suite…)',
+    neighborhood: 'neighborhood (bairro)',
+    city: 'city',
+    state: 'state, two letters (e.g. SP)',
+    zip_code: 'CEP, 8 digits',
+    country: 'country, two letters',
+    is_primary: 'the main address',
+    document: 'CPF or CNPJ (digits)',
+    role: 'role in the company',
+    qualification: 'legal qualification',
+    participation_percentage: 'share of the company, in percent',
+    is_admin: 'whether the partner administers the company',
+    file_url: 'URL of the file',
+    file_name: 'file name',
+    file_size: 'file size in bytes',
+    mime_type: 'MIME type, e.g. image/png',
+    notes: 'notes for the reviewer',
+    legal_representative_id: 'partner id of the legal representative',
+    decision: 'approve or reject the submerchant',
+  },
+};
+
 export const submerchantEndpoints = [
   endpoint({
     id: 'submerchants.create',
@@ -462,7 +508,12 @@ export const submerchantEndpoints = [
     list: true,
     message: 'Submerchants retrieved',
     tag: 'Submerchants',
-    cli: { command: ['submerchants', 'list'], example: 'mpay submerchants list --status pending --entity-type pj', columns: [...SUB_COLUMNS] },
+    cli: {
+      command: ['submerchants', 'list'],
+      example: 'mpay submerchants list --status pending --entity-type pj',
+      columns: [...SUB_COLUMNS],
+      importance: ['id', 'trade_name', 'status', 'tax_id', 'entity_type', 'created_at'],
+    },
   }),
   endpoint({
     id: 'submerchants.update',
@@ -496,6 +547,7 @@ export const submerchantEndpoints = [
       command: ['submerchants', 'changes'],
       example: `mpay submerchants changes ${EXAMPLE_ID}`,
       columns: ['created_at', 'status', 'changes', 'changed_by'],
+      importance: ['created_at', 'changes', 'status', 'changed_by'],
     },
   }),
   endpoint({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { CARD_BRANDS } from '../../domain/brands.js';
 
 /**
@@ -43,6 +43,19 @@ export const tokenizeResult = z.object({
   expirationYear: z.string(),
 });
 export type TokenizeResult = z.infer<typeof tokenizeResult>;
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const tokenPresentation: CliPresentation = {
+  groups: {
+    tokens: 'Card tokens: tokenize a card with the public key (CVV checked, never stored)',
+  },
+  fields: {
+    holderName: 'name printed on the card',
+    expirationMonth: 'expiration month, 1 to 12',
+    expirationYear: 'expiration year, four digits',
+    cvv: 'card security code (3 digits, 4 for Amex)',
+  },
+};
 
 export const tokenEndpoints = [
   endpoint({

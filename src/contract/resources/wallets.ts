@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, money, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 
@@ -65,6 +65,21 @@ export const statementQuery = listQuery({
 
 const WALLET_COLUMNS = ['id', 'owner_type', 'owner_id', 'currency', 'balance', 'updated_at'] as const;
 const ENTRY_COLUMNS = ['created_at', 'direction', 'amount', 'balance_after', 'reference_type', 'reference_id', 'description'] as const;
+const ENTRY_IMPORTANCE = ['created_at', 'direction', 'amount', 'description', 'balance_after', 'reference_type', 'reference_id'] as const;
+
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const walletPresentation: CliPresentation = {
+  groups: {
+    wallets: 'Wallets: balances, ledger entries and statements',
+  },
+  fields: {
+    owner_id: 'id of the wallet owner',
+    reference_type: 'only entries caused by this kind of record',
+  },
+  nested: {
+    entries: { columns: ENTRY_COLUMNS, importance: ENTRY_IMPORTANCE },
+  },
+};
 
 export const walletEndpoints = [
   endpoint({
@@ -78,7 +93,12 @@ export const walletEndpoints = [
     list: true,
     message: 'Wallets retrieved',
     tag: 'Wallets',
-    cli: { command: ['wallets', 'list'], example: 'mpay wallets list --owner-type submerchant', columns: WALLET_COLUMNS },
+    cli: {
+      command: ['wallets', 'list'],
+      example: 'mpay wallets list --owner-type submerchant',
+      columns: WALLET_COLUMNS,
+      importance: ['id', 'owner_type', 'balance', 'owner_id', 'updated_at', 'currency'],
+    },
   }),
   endpoint({
     id: 'wallets.entries',
@@ -95,6 +115,7 @@ export const walletEndpoints = [
       command: ['wallets', 'entries'],
       example: 'mpay wallets entries 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f --direction credit --reference-type receivable',
       columns: ENTRY_COLUMNS,
+      importance: ENTRY_IMPORTANCE,
     },
   }),
   endpoint({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { hinted } from '../hints.js';
 import { listQuery, qEnum, timestamp, uuid } from '../common.js';
 import { DEFAULT_ROTATION_OVERLAP_S, EVENT_NAMES, MAX_ROTATION_OVERLAP_S } from '../events.js';
@@ -136,6 +136,20 @@ const TAG = 'Webhooks';
 const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'status', 'has_secret', 'created_at'] as const;
 const LOG_COLUMNS = ['id', 'event_name', 'status', 'attempt', 'max_attempts', 'response_status_code', 'next_retry_at', 'created_at'] as const;
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const webhookPresentation: CliPresentation = {
+  groups: {
+    webhooks: 'Webhooks: endpoints, delivery logs, retries and a local listener',
+  },
+  fields: {
+    url: 'HTTPS URL that receives the events',
+    events: 'event types to receive (* for all; see `mpay trigger --list`)',
+    event_name: 'only deliveries of this event type',
+    webhook_endpoint_id: 'only deliveries to this endpoint',
+    event_id: 'only deliveries of this event',
+  },
+};
+
 export const webhookEndpoints = [
   endpoint({
     id: 'webhookEndpoints.create',
@@ -165,7 +179,12 @@ export const webhookEndpoints = [
     list: true,
     message: 'Webhook endpoints retrieved',
     tag: TAG,
-    cli: { command: ['webhooks', 'list'], example: 'mpay webhooks list --status active', columns: ENDPOINT_COLUMNS },
+    cli: {
+      command: ['webhooks', 'list'],
+      example: 'mpay webhooks list --status active',
+      columns: ENDPOINT_COLUMNS,
+      importance: ['id', 'url', 'status', 'events', 'created_at', 'has_secret'],
+    },
   }),
   endpoint({
     id: 'webhookEndpoints.get',
@@ -249,7 +268,12 @@ export const webhookEndpoints = [
     list: true,
     message: 'Delivery logs retrieved',
     tag: TAG,
-    cli: { command: ['webhooks', 'logs'], example: 'mpay webhooks logs --status failed --event-name charge.captured', columns: LOG_COLUMNS },
+    cli: {
+      command: ['webhooks', 'logs'],
+      example: 'mpay webhooks logs --status failed --event-name charge.captured',
+      columns: LOG_COLUMNS,
+      importance: ['id', 'event_name', 'status', 'response_status_code', 'created_at', 'attempt', 'next_retry_at', 'max_attempts'],
+    },
   }),
   endpoint({
     id: 'webhookDeliveryLogs.retry',

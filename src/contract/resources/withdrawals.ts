@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, metadata, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 import { PIX_KEY_TYPES, PIX_KEY_TYPES_NEEDING_HOLDER } from '../../domain/pix.js';
 import { WITHDRAWAL_TYPES } from '../../domain/payouts.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { pinInput } from './pin.js';
-import { BANK_ACCOUNT_TYPES, bankFields, canonicalPixKey, checkCrypto, cryptoFields, pixFields } from './recipients.js';
+import { BANK_ACCOUNT_TYPES, bankFields, canonicalPixKey, checkCrypto, cryptoFields, DESTINATION_FIELDS, pixFields } from './recipients.js';
 import { CRYPTO_ASSETS, CRYPTO_NETWORKS } from '../../domain/crypto.js';
 
 export const WITHDRAWAL_STATUSES = statusesOf('withdrawal') as [StatusOf<'withdrawal'>, ...StatusOf<'withdrawal'>[]];
@@ -191,6 +191,20 @@ export const withdrawal = z.object({
 });
 export type Withdrawal = z.infer<typeof withdrawal>;
 
+/** How the CLI presents this resource (src/contract/presentation.ts). */
+export const withdrawalPresentation: CliPresentation = {
+  groups: {
+    withdrawals: 'Withdrawals: pay out a wallet by PIX, TED or crypto',
+  },
+  fields: {
+    ...DESTINATION_FIELDS,
+    wallet_id: 'wallet id (see `mpay wallets list`)',
+    idempotency_key: 'your key for this request: a retry with the same key does it once',
+    holder_document_type: "kind of the holder's document",
+    holder_document: "holder's document (CPF or CNPJ digits)",
+  },
+};
+
 export const withdrawalEndpoints = [
   endpoint({
     id: 'withdrawals.create',
@@ -225,6 +239,7 @@ export const withdrawalEndpoints = [
       command: ['withdrawals', 'list'],
       example: 'mpay withdrawals list --status failed -o json',
       columns: ['id', 'type', 'status', 'amount', 'fee', 'netAmount', 'submerchant_id', 'created_at'],
+      importance: ['id', 'status', 'amount', 'type', 'created_at', 'netAmount', 'fee', 'submerchant_id'],
     },
   }),
   endpoint({

@@ -268,7 +268,7 @@ export async function sandboxValues(g: Globals, io: IO): Promise<number> {
   // a table that fits the terminal: values and codes never cut (the code joins the outcome;
   // the detail wraps, or is hidden on a narrow terminal)
   const cells = rows.map((r) => ({ area: r.area, value: r.value, outcome: r.code ? `${r.outcome} (${r.code})` : r.outcome, detail: r.detail }));
-  await printData(io, cells, { format, paint, view: 'sandbox.values', columns: ['area', 'value', 'outcome', 'detail'] });
+  await printData(io, cells, { format, paint, columns: ['area', 'value', 'outcome', 'detail'], importance: ['value', 'outcome', 'detail', 'area'] });
   return 0;
 }
 
