@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/contract/events.js';
 import { cliHome } from '../helpers/cli.js';
+import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -83,4 +84,29 @@ describe('mpay trigger', () => {
     expect(r.stderr).toContain('charge.captured');
     expect(home.run(['trigger']).code).toBe(2);
   });
+});
+
+// A value to copy in a detail cell (a checkout URL) is never cut: on a real terminal it prints
+// whole, alone on its line below the box, as the other commands print such values.
+describe.runIf(hasTmux).each([80, 100, 120])('trigger on a terminal of %i columns', (width) => {
+  it('payment_link.created prints the checkout URL whole below the box', async () => {
+    const t = tmuxMpay(home.dir, home.env, ['trigger', 'payment_link.created'], { width, height: 100, name: `trig${width}` });
+    let screen = '';
+    try {
+      const code = await t.exitCode(60_000);
+      screen = t.screen();
+      expect(code, screen).toBe(0);
+    } finally {
+      t.kill();
+    }
+    const links = home.run(['links', 'list', '-o', 'json']).json() as { id: string; checkout_url: string; created_at: string }[];
+    const link = links.sort((a, b) => b.created_at.localeCompare(a.created_at))[0]!;
+    const url = link.checkout_url;
+    expect(screen).toContain(link.id);
+    const lines = screen.split('\n').map((l) => l.trimEnd());
+    expect(lines, screen).toContain(url);
+    const boxed = lines.filter((l) => /[│┌└├]/.test(l));
+    expect(boxed.some((l) => l.includes('checkout/')), screen).toBe(false);
+    expect(boxed.find((l) => l.includes('payment_link')), screen).toMatch(/below/);
+  }, 90_000);
 });

@@ -30,6 +30,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Builds sandbox records for a trigger, remembering each one it made. */
 export class Maker {
   readonly made: Made[] = [];
+  /** the records of `made` whose detail is a value to copy (a checkout URL), with the field it is */
+  readonly toCopy = new Map<Made, string>();
   private merchant?: { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
   private readonly run = randomUUID().slice(0, 8);
 
@@ -39,8 +41,10 @@ export class Maker {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  private add(kind: string, id: string, detail?: string) {
-    this.made.push(detail ? { kind, id, detail } : { kind, id });
+  private add(kind: string, id: string, detail?: string, copyField?: string) {
+    const m = detail ? { kind, id, detail } : { kind, id };
+    this.made.push(m);
+    if (detail && copyField) this.toCopy.set(m, copyField);
   }
 
   async me() {
@@ -238,7 +242,7 @@ export class Maker {
         body: { title: `mpay trigger ${this.run}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 2_500, max_uses: 1 },
       })
     ).data;
-    this.add('payment_link', l.id, l.checkout_url);
+    this.add('payment_link', l.id, l.checkout_url, 'checkout_url');
     return { id: l.id, amount: 2_500 };
   }
 
