@@ -191,24 +191,28 @@ describe.runIf(hasTmux)('on a terminal: the confirmation shows what it acts on',
 // words: y/yes/n/no, s/sim/n/não); anything else asks again, never counts as "no".
 describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', () => {
   const pt = { LANG: 'pt_BR.UTF-8', LC_ALL: '' };
+  const keyActive = (id: string) => (home.run(['keys', 'list', '-o', 'json']).json() as { id: string; is_active: boolean }[]).find((k) => k.id === id)?.is_active;
+  /** the question shows `hint`; `refused` is refused with `why` and asked again (mpay still runs); `answer` goes ahead (exit 0) */
+  async function refusedThenAnswered(t: ReturnType<typeof tmuxMpay>, o: { hint: string; refused: string; why: string; answer: string }) {
+    expect(await t.waitFor('?')).toContain(o.hint);
+    t.type(o.refused);
+    t.keys('Enter');
+    await t.waitFor(o.why);
+    expect(t.screen()).not.toMatch(/EXIT=/);
+    t.keys('C-u');
+    t.type(o.answer);
+    t.keys('Enter');
+    expect(await t.exitCode(), t.screen()).toBe(0);
+  }
   it('pt-BR: "talvez" asks again in Portuguese; "sim" revokes', async () => {
     const key = home.run(['keys', 'create', '--name', 'talvez robot']).json();
     const t = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name: 'kr-pt', locale: pt });
     try {
-      expect(await t.waitFor('?')).toContain('(s/N)');
-      t.type('talvez');
-      t.keys('Enter');
-      await t.waitFor('Responda s (sim) ou n (não)');
-      expect(t.screen()).not.toMatch(/EXIT=/);
-      t.keys('C-u');
-      t.type('sim');
-      t.keys('Enter');
-      expect(await t.exitCode(), t.screen()).toBe(0);
+      await refusedThenAnswered(t, { hint: '(s/N)', refused: 'talvez', why: 'Responda s (sim) ou n (não)', answer: 'sim' });
     } finally {
       t.kill();
     }
-    const after = home.run(['keys', 'list', '-o', 'json']).json() as { id: string; is_active: boolean }[];
-    expect(after.find((k) => k.id === key.id)?.is_active).toBe(false);
+    expect(keyActive(key.id)).toBe(false);
   }, 40_000);
 
   it('pt-BR: "não" cancels (exit 1)', async () => {
@@ -222,8 +226,7 @@ describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', 
     } finally {
       t.kill();
     }
-    const after = home.run(['keys', 'list', '-o', 'json']).json() as { id: string; is_active: boolean }[];
-    expect(after.find((k) => k.id === key.id)?.is_active).toBe(true);
+    expect(keyActive(key.id)).toBe(true);
   }, 40_000);
 
   it('English: "sim" is not an answer (asked again); "yes" voids', async () => {
@@ -233,15 +236,7 @@ describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', 
     const id = c.json().id;
     const t = tmuxMpay(home.dir, home.env, ['charges', 'void', id], { name: 'cv-en' });
     try {
-      expect(await t.waitFor('?')).toContain('(y/N)');
-      t.type('sim');
-      t.keys('Enter');
-      await t.waitFor('Answer y (yes) or n (no)');
-      expect(t.screen()).not.toMatch(/EXIT=/);
-      t.keys('C-u');
-      t.type('yes');
-      t.keys('Enter');
-      expect(await t.exitCode(), t.screen()).toBe(0);
+      await refusedThenAnswered(t, { hint: '(y/N)', refused: 'sim', why: 'Answer y (yes) or n (no)', answer: 'yes' });
     } finally {
       t.kill();
     }
