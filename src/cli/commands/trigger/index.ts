@@ -80,10 +80,13 @@ export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
     }
     if (!g.quiet) io.err(`Triggered ${event}\n`);
     if (format === 'table') {
-      // a detail that is a value to copy (a checkout URL) prints whole below the box, never cut
-      const rows = maker.made.map((m) => (maker.toCopy.has(m) ? { ...m, detail: BELOW_TO_COPY } : m));
+      // values to copy in a detail (a checkout URL, a slip's URL) print whole below the box, never cut
+      const rows = maker.made.map((m) => {
+        const copy = maker.toCopy.get(m);
+        return copy ? { ...m, detail: Object.values(copy).reduce((d, v) => d.replace(v, BELOW_TO_COPY), m.detail ?? '') } : m;
+      });
       await printData(io, rows, { format, paint, columns: ['kind', 'id', 'detail'] });
-      io.out(belowTheBox(paint, [...maker.toCopy].map(([m, field]) => [`${m.kind}.${field}`, m.detail!] as const)));
+      io.out(belowTheBox(paint, [...maker.toCopy].flatMap(([m, copy]) => Object.entries(copy).map(([field, v]) => [`${m.kind}.${field}`, v] as const))));
       if (target.kind === 'embedded' && !g.quiet) for (const line of (await import('../../embeddedUrls.js')).embeddedUrlNotes(maker.made)) io.err(line + '\n');
     }
     else await printData(io, { event, created: maker.made }, { format, paint });
