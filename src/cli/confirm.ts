@@ -2,7 +2,8 @@
  * Confirmation where money or data goes: the one helper every irreversible verb uses (refund,
  * void, delete, revoke, withdrawal create, PIN disable, profile removal). On a terminal it shows what
  * the verb acts on — amount, name, URL, not only the id — and asks, "no" by default; elsewhere
- * it needs --yes (a usage error, exit 2, before anything changes). "No" is `Cancelled` (exit 1).
+ * it needs --yes (a usage error, exit 2, before anything changes). "No" is `Cancelled` (exit 1);
+ * only yes or no answers it, as in the onboarding wizard (askYesNo).
  */
 import { formatBRL } from '../domain/money.js';
 import type { MpayClient } from '../sdk/client.js';
@@ -32,9 +33,18 @@ export async function confirmOrCancel(io: IO, yes: boolean | undefined, command:
   if (yes) return;
   const c = await describe();
   for (const f of c.facts) io.err(`  ${f}\n`);
-  const { confirm } = await import('@inquirer/prompts');
-  const ok = await confirm({ message: c.question, default: false }, { output: process.stderr });
-  if (!ok) throw new Cancelled(`mpay ${command}`);
+  if (!(await askYesNo(io, c.question, false))) throw new Cancelled(`mpay ${command}`);
+}
+
+/**
+ * A yes/no question on the terminal (stderr), by the onboarding wizard's rule and in its
+ * language (the locale's): only yes or no — y/yes/n/no, in Portuguese s/sim/n/não — is an
+ * answer, anything else is refused and asked again; Enter alone takes `dflt`.
+ */
+export async function askYesNo(io: IO, message: string, dflt: boolean): Promise<boolean> {
+  const [{ catalogue, detectLang }, prompter] = await Promise.all([import('./onboard/locale.js'), import('./onboard/prompter.js')]);
+  const t = catalogue(detectLang(io.env));
+  return (await prompter.askYesNo({ path: [], kind: 'confirm', message, required: true, default: dflt }, t, process.stderr)) === true;
 }
 
 type Rec = Record<string, any>;

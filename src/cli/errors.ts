@@ -54,7 +54,7 @@ interface SdkLikeError {
 }
 
 /** Ctrl-C inside a prompt (inquirer's errors, the wizard's readline use the same names). */
-const promptInterrupted = (err: unknown) => ['ExitPromptError', 'AbortPromptError'].includes((err as Error | undefined)?.name ?? '');
+export const promptInterrupted = (err: unknown) => ['ExitPromptError', 'AbortPromptError'].includes((err as Error | undefined)?.name ?? '');
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;

@@ -152,6 +152,19 @@ function flatten(rec: Record<string, unknown>, prefix = '', fields: [string, unk
   return { fields, lists };
 }
 
+/** What a table cell reads when its value is printed below the box. */
+export const BELOW_TO_COPY = '↓ below, to copy';
+
+/**
+ * Values to copy as they follow a table: each its name on one line, then the whole value alone
+ * on the next (no border, no wrapping, no colour), so a terminal never cuts it.
+ */
+export function belowTheBox(paint: Painter, below: readonly (readonly [string, string])[]): string {
+  let out = '';
+  for (const [k, v] of below) out += `\n${paint.bold(k)}\n${v}\n`;
+  return out;
+}
+
 /** Prints a record or a list in the chosen format (data only, to stdout). */
 export async function printData(io: IO, data: unknown, o: PrintOptions): Promise<void> {
   if (typeof o.format === 'object' || o.format === 'json') {
@@ -196,7 +209,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       const leaf = k.slice(k.lastIndexOf('.') + 1);
       if (copy.includes(k) && typeof v === 'string' && v !== '') {
         below.push([k, v]);
-        t.push({ [o.paint.bold(k)]: o.paint.dim('↓ below, to copy') });
+        t.push({ [o.paint.bold(k)]: o.paint.dim(BELOW_TO_COPY) });
         continue;
       }
       const money = moneyFields.includes(k) ? [leaf] : [];
@@ -220,8 +233,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
       out += lt.text;
       dropped.push(...lt.dropped.map((d) => `${k}.${d}`));
     }
-    for (const [k, v] of below) out += `\n${o.paint.bold(k)}\n${v}\n`;
-    io.out(out);
+    io.out(out + belowTheBox(o.paint, below));
     hidden(dropped);
     return;
   }

@@ -186,3 +186,60 @@ describe.runIf(hasTmux)('on a terminal: the confirmation shows what it acts on',
     }
   }, 40_000);
 });
+
+// A confirmation takes only yes or no in the language of the locale (the wizard's rule and its
+// words: y/yes/n/no, s/sim/n/não); anything else asks again, never counts as "no".
+describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', () => {
+  const pt = { LANG: 'pt_BR.UTF-8', LC_ALL: '' };
+  const keyActive = (id: string) => (home.run(['keys', 'list', '-o', 'json']).json() as { id: string; is_active: boolean }[]).find((k) => k.id === id)?.is_active;
+  /** the question shows `hint`; `refused` is refused with `why` and asked again (mpay still runs); `answer` goes ahead (exit 0) */
+  async function refusedThenAnswered(t: ReturnType<typeof tmuxMpay>, o: { hint: string; refused: string; why: string; answer: string }) {
+    expect(await t.waitFor('?')).toContain(o.hint);
+    t.type(o.refused);
+    t.keys('Enter');
+    await t.waitFor(o.why);
+    expect(t.screen()).not.toMatch(/EXIT=/);
+    t.keys('C-u');
+    t.type(o.answer);
+    t.keys('Enter');
+    expect(await t.exitCode(), t.screen()).toBe(0);
+  }
+  it('pt-BR: "talvez" asks again in Portuguese; "sim" revokes', async () => {
+    const key = home.run(['keys', 'create', '--name', 'talvez robot']).json();
+    const t = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name: 'kr-pt', locale: pt });
+    try {
+      await refusedThenAnswered(t, { hint: '(s/N)', refused: 'talvez', why: 'Responda s (sim) ou n (não)', answer: 'sim' });
+    } finally {
+      t.kill();
+    }
+    expect(keyActive(key.id)).toBe(false);
+  }, 40_000);
+
+  it('pt-BR: "não" cancels (exit 1)', async () => {
+    const key = home.run(['keys', 'create', '--name', 'nao robot']).json();
+    const t = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name: 'kr-nao', locale: pt });
+    try {
+      await t.waitFor('?');
+      t.type('não');
+      t.keys('Enter');
+      expect(await t.exitCode(), t.screen()).toBe(1);
+    } finally {
+      t.kill();
+    }
+    expect(keyActive(key.id)).toBe(true);
+  }, 40_000);
+
+  it('English: "sim" is not an answer (asked again); "yes" voids', async () => {
+    const t0 = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']).json();
+    const c = home.run(['charges', 'create', '--amount', '1200', '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t0.token, '--payment-details.installments', '1', '--no-capture', ...customer, ...items(1200)]);
+    expect(c.code, c.stderr).toBe(0);
+    const id = c.json().id;
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'void', id], { name: 'cv-en' });
+    try {
+      await refusedThenAnswered(t, { hint: '(y/N)', refused: 'sim', why: 'Answer y (yes) or n (no)', answer: 'yes' });
+    } finally {
+      t.kill();
+    }
+    expect(chargeStatus(id)).toBe('voided');
+  }, 40_000);
+});

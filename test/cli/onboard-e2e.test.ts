@@ -363,5 +363,20 @@ if (!hasTmux && process.env.CI) {
       }
       expect(h.run(['submerchants', 'list']).json()).toMatchObject([{ trade_name: 'Ana Doces e Salgados', tax_id: '52998224725', entity_type: 'pf', status: 'under_review' }]);
     }, 120_000);
+
+    it('pt-BR: Ctrl-C says it stopped in Portuguese, exit 130', async () => {
+      const h = newHome();
+      const t = tmuxMpay(h.dir, h.env, ['submerchants', 'onboard'], { cwd: h.dir, width: 120, height: 30, locale: { LANG: 'pt_BR.UTF-8', LC_ALL: '' } });
+      try {
+        await t.waitFor('? Tipo de pessoa');
+        t.keys('C-c');
+        expect(await t.exitCode()).toBe(130);
+        const screen = t.screen();
+        expect(screen).toContain('erro: interrompido (Ctrl-C)');
+        expect(screen).not.toContain('interrupted');
+      } finally {
+        t.kill();
+      }
+    }, 60_000);
   });
 }

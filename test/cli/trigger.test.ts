@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_NAMES } from '../../src/contract/events.js';
 import { cliHome } from '../helpers/cli.js';
+import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -83,4 +84,42 @@ describe('mpay trigger', () => {
     expect(r.stderr).toContain('charge.captured');
     expect(home.run(['trigger']).code).toBe(2);
   });
+});
+
+// A value to copy in a detail cell (a checkout URL) is never cut: on a real terminal it prints
+// whole, alone on its line below the box, as the other commands print such values.
+describe.runIf(hasTmux).each([80, 100, 120])('trigger on a terminal of %i columns', (width) => {
+  /** the lines `mpay trigger ARGS` leaves on a terminal `width` columns wide, and those inside the box */
+  async function onTerminal(args: string[]): Promise<{ screen: string; lines: string[]; boxed: string[] }> {
+    const t = tmuxMpay(home.dir, home.env, ['trigger', ...args], { width, height: 100, name: `trig${width}` });
+    try {
+      const code = await t.exitCode(60_000);
+      const screen = t.screen();
+      expect(code, screen).toBe(0);
+      const lines = screen.split('\n').map((l) => l.trimEnd());
+      return { screen, lines, boxed: lines.filter((l) => /[│┌└├]/.test(l)) };
+    } finally {
+      t.kill();
+    }
+  }
+  const newest = <T extends { created_at: string }>(rows: T[]) => rows.sort((a, b) => b.created_at.localeCompare(a.created_at))[0]!;
+
+  it('payment_link.created prints the checkout URL whole below the box', async () => {
+    const { screen, lines, boxed } = await onTerminal(['payment_link.created']);
+    const link = newest(home.run(['links', 'list', '-o', 'json']).json() as { id: string; checkout_url: string; created_at: string }[]);
+    expect(screen).toContain(link.id);
+    expect(lines, screen).toContain(link.checkout_url);
+    expect(boxed.some((l) => l.includes('checkout/')), screen).toBe(false);
+    expect(boxed.find((l) => l.includes('payment_link')), screen).toMatch(/below/);
+  }, 90_000);
+
+  it('charge.pending --payment-method boleto prints the slip URL whole below the box', async () => {
+    const { screen, lines, boxed } = await onTerminal(['charge.pending', '--payment-method', 'boleto']);
+    const charges = home.run(['charges', 'list', '--payment-method', 'boleto', '-o', 'json']).json() as { id: string; created_at: string; boleto: { url: string } }[];
+    const c = newest(charges);
+    expect(screen).toContain(c.id);
+    expect(lines, screen).toContain(c.boleto.url);
+    expect(boxed.some((l) => l.includes('/boleto/')), screen).toBe(false);
+    expect(boxed.join('\n'), screen).toMatch(/below/); // the detail's prose may wrap onto more lines
+  }, 90_000);
 });

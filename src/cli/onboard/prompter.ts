@@ -127,6 +127,17 @@ export function yesNoConfig(q: Question, t: Catalogue = en, paint?: Painter) {
   };
 }
 
+/**
+ * Asks a yes/no question at the terminal (on `output`): true or false (Enter alone: the
+ * default), GO_BACK when the question allows going back and `<` was typed.
+ */
+export async function askYesNo(q: Question, t: Catalogue, output: NodeJS.WritableStream, paint?: Painter): Promise<boolean | typeof GO_BACK> {
+  const { textPrompt } = await import('./textPrompt.js');
+  const v = (await textPrompt(yesNoConfig(q, t, paint), { output })).trim();
+  if (q.back && v === BACK_TOKEN) return GO_BACK;
+  return v ? yesNo(v, t) === true : q.default === true;
+}
+
 /** A Prompter that asks a person at the terminal, in the catalogue's language; prompts are drawn on stderr. */
 export async function terminalPrompter(o: { paint: Painter; cwd: string; output?: NodeJS.WritableStream; t?: Catalogue }): Promise<Prompter> {
   const { select } = await import('@inquirer/prompts');
@@ -134,9 +145,8 @@ export async function terminalPrompter(o: { paint: Painter; cwd: string; output?
   const t = o.t ?? en;
   const context = { output: o.output ?? process.stderr };
   const yesNoAnswer = async (q: Question): Promise<AnswerValue> => {
-    const v = (await textPrompt(yesNoConfig(q, t, o.paint), context)).trim();
-    if (q.back && v === BACK_TOKEN) return GO_BACK;
-    return String(v ? yesNo(v, t) : q.default === true);
+    const a = await askYesNo(q, t, context.output, o.paint);
+    return a === GO_BACK ? a : String(a);
   };
   return {
     interactive: true,

@@ -3,7 +3,7 @@
  * CI). Loaded only when the command runs; @inquirer/prompts only when it really prompts.
  */
 import { resolve } from 'node:path';
-import { EXIT, reportError, usage } from '../../errors.js';
+import { EXIT, jsonErrors, promptInterrupted, reportError, usage } from '../../errors.js';
 import { canPrompt } from '../../io.js';
 import type { CliDeps } from '../../action.js';
 import { painter, printData, resolveFormat } from '../../output.js';
@@ -56,7 +56,10 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     await printData(io, sub, { format: resolveFormat(g, io), paint, view: 'submerchants.get' });
     return EXIT.ok;
   } catch (e) {
-    const code = reportError(io, g, e);
+    // Ctrl-C in a prompt, said in the session's language (a JSON report keeps the contract's words)
+    const interrupted = promptInterrupted(e) && !jsonErrors(g);
+    if (interrupted) io.err(`${t.flow.interrupted}\n`);
+    const code = interrupted ? EXIT.interrupted : reportError(io, g, e);
     if (state.id) io.err(`${t.flow.kept(state.id)}\n`);
     return code;
   } finally {

@@ -5,7 +5,7 @@ import { painter, printData, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ProfilesAddOptions } from './index.js';
-import { confirmOrCancel } from '../../confirm.js';
+import { askYesNo, confirmOrCancel } from '../../confirm.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -102,8 +102,7 @@ export async function profilesAdd(
   // next command then uses it instead of creating an embedded sandbox profile.
   let makeDefault = opts.default === true || (!fresh.current && !fresh.profiles.default);
   if (!makeDefault && fresh.current !== name && interactive) {
-    const { confirm } = await import('@inquirer/prompts');
-    makeDefault = await confirm({ message: `Make "${name}" the default profile?`, default: true });
+    makeDefault = await askYesNo(io, `Make "${name}" the default profile?`, true);
   }
   if (makeDefault) fresh.current = name;
   await saveConfig(io.env, fresh);

@@ -43,7 +43,7 @@ const isEvent = (e: string): e is EventName => (EVENT_NAMES as readonly string[]
 export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
   const { io, globals: g } = env;
   const { RECIPES, Maker } = await import('./recipes.js');
-  const { painter, printData, resolveFormat } = await import('../../output.js');
+  const { BELOW_TO_COPY, belowTheBox, painter, printData, resolveFormat } = await import('../../output.js');
   const format = resolveFormat(g, io);
   const paint = await painter(g, io);
   if (opts.list) {
@@ -80,7 +80,13 @@ export async function run(opts: TriggerOptions, env: RunEnv): Promise<number> {
     }
     if (!g.quiet) io.err(`Triggered ${event}\n`);
     if (format === 'table') {
-      await printData(io, maker.made, { format, paint, columns: ['kind', 'id', 'detail'] });
+      // values to copy in a detail (a checkout URL, a slip's URL) print whole below the box, never cut
+      const rows = maker.made.map((m) => {
+        const copy = maker.toCopy.get(m);
+        return copy ? { ...m, detail: Object.values(copy).reduce((d, v) => d.replace(v, BELOW_TO_COPY), m.detail ?? '') } : m;
+      });
+      await printData(io, rows, { format, paint, columns: ['kind', 'id', 'detail'] });
+      io.out(belowTheBox(paint, [...maker.toCopy].flatMap(([m, copy]) => Object.entries(copy).map(([field, v]) => [`${m.kind}.${field}`, v] as const))));
       if (target.kind === 'embedded' && !g.quiet) for (const line of (await import('../../embeddedUrls.js')).embeddedUrlNotes(maker.made)) io.err(line + '\n');
     }
     else await printData(io, { event, created: maker.made }, { format, paint });

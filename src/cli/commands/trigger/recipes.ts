@@ -30,6 +30,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Builds sandbox records for a trigger, remembering each one it made. */
 export class Maker {
   readonly made: Made[] = [];
+  /** the values to copy (a checkout URL, a slip's URL) in the details of `made`, each with the field it is */
+  readonly toCopy = new Map<Made, Record<string, string>>();
   private merchant?: { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
   private readonly run = randomUUID().slice(0, 8);
 
@@ -39,8 +41,11 @@ export class Maker {
     private readonly timeoutMs = 30_000,
   ) {}
 
-  private add(kind: string, id: string, detail?: string) {
-    this.made.push(detail ? { kind, id, detail } : { kind, id });
+  /** `copy`: the values to copy that `detail` holds, by field name */
+  private add(kind: string, id: string, detail?: string, copy?: Record<string, string>) {
+    const m = detail ? { kind, id, detail } : { kind, id };
+    this.made.push(m);
+    if (copy) this.toCopy.set(m, copy);
   }
 
   async me() {
@@ -110,7 +115,7 @@ export class Maker {
     const payment_details = { due_date: due, fine: 200, interest: 100 };
     const body = method === 'boleto' ? this.chargeBody(amount, { payment_method: 'boleto', payment_details }) : this.chargeBody(amount, { payment_method: 'pix', payment_details });
     const c = (await this.client.call('charges.create', { body })).data;
-    this.add('charge', c.id, `${method === 'boleto' ? 'boleto' : 'PIX with a due date'}, ${amount} cents due ${due}: ${c.status}${c.boleto ? `; ${c.boleto.url}` : ''}`);
+    this.add('charge', c.id, `${method === 'boleto' ? 'boleto' : 'PIX with a due date'}, ${amount} cents due ${due}: ${c.status}${c.boleto ? `; ${c.boleto.url}` : ''}`, c.boleto ? { 'boleto.url': c.boleto.url } : undefined);
     return c;
   }
 
@@ -238,7 +243,7 @@ export class Maker {
         body: { title: `mpay trigger ${this.run}`, product_type: 'digital', allowed_payment_methods: ['credit_card', 'pix'], amount: 2_500, max_uses: 1 },
       })
     ).data;
-    this.add('payment_link', l.id, l.checkout_url);
+    this.add('payment_link', l.id, l.checkout_url, { checkout_url: l.checkout_url });
     return { id: l.id, amount: 2_500 };
   }
 

@@ -126,6 +126,8 @@ export const en = {
     reviewCancel: 'Cancel: create nothing',
     reviewWhich: 'Which answer?',
     cancelled: 'the onboarding',
+    /** the line Ctrl-C leaves (exit 130) */
+    interrupted: 'error: interrupted (Ctrl-C)',
     kept: (id: string) => `The submerchant ${id} keeps what was sent; continue with \`mpay submerchants onboard --id ${id}\``,
     saved: (file: string) => `Answers saved to ${file} (replay them with --from-file)`,
   },
