@@ -102,6 +102,19 @@ describe('authorise: capture false', () => {
 });
 
 describe('capture', () => {
+  it('a JSON null body is refused like any other non-object (400 validation_error), and nothing is captured', async () => {
+    const c = (await authorize(10000)).body.data;
+    const r = await env.call('POST', `/v1/charges/${c.id}/capture`, null);
+    expect(r.status, JSON.stringify(r.body)).toBe(400);
+    expect(r.body.error).toBe('validation_error');
+    expect((await env.call('GET', `/v1/charges/${c.id}`)).body.data.status).toBe('authorized');
+    const pix = await env.call('POST', '/v1/charges', chargeBody(5000, { payment_method: 'pix' }));
+    expect(pix.status, JSON.stringify(pix.body)).toBe(201);
+    const paid = await env.call('POST', `/v1/sandbox/charges/${pix.body.data.id}/pay`, null);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(400);
+    expect((await env.call('GET', `/v1/charges/${pix.body.data.id}`)).body.data.status).toBe('pending');
+  });
+
   it('all of it by default, days later: receivables, fee and settlement dates from the capture; event charge.captured', async () => {
     const c = (await authorize(10000, 3)).body.data;
     await env.call('POST', '/v1/sandbox/clock/advance', { days: 4 }); // Monday 2026-01-19

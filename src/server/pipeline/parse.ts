@@ -67,9 +67,16 @@ export function readBody(e: AnyEndpoint, req: CoreRequest): Promise<Uint8Array> 
   return req.body(e.auth === 'secret' ? JSON_LIMIT : PUBLIC_JSON_LIMIT);
 }
 
-/** The body against the endpoint's strict schema (unknown fields are a 400); none where it takes none. */
+/**
+ * The body against the endpoint's strict schema (unknown fields are a 400); none where it takes
+ * none. No body at all is an empty object; a JSON `null` is a value like any other, and not an
+ * object.
+ */
 export function parseBody(e: AnyEndpoint, raw: Uint8Array, contentType: string | undefined): unknown {
-  if (e.body) return parseWith(e.body, parseJsonBody(raw, contentType ?? null) ?? {}, 'body');
+  if (e.body) {
+    const parsed = parseJsonBody(raw, contentType ?? null);
+    return parseWith(e.body, parsed === undefined ? {} : parsed, 'body');
+  }
   if (raw.byteLength) {
     const parsed = parseJsonBody(raw, contentType ?? null);
     if (parsed !== null && (typeof parsed !== 'object' || Object.keys(parsed as object).length)) {
