@@ -50,7 +50,7 @@ export interface OnboardingOptions {
   client: MpayClient;
   io: IO;
   prompter: Prompter;
-  /** the session's answers, for --save-answers */
+  /** the run's answers, for --save-answers */
   recorded: Answers;
   paint: Painter;
   /** resume this submerchant */
@@ -163,7 +163,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   const partnerEntity = (slot: number): EntityType => (answerOf(['partners', slot, 'entity_type']) as EntityType | undefined) ?? 'pf';
   const fieldStep = (f: Field, path: AnswerPath, section: Section): Step => ({ path, section, kind: f.kind, message: f.message, required: f.required, field: f });
 
-  /** The new partners of this session: their slots, in order (the answers so far decide). */
+  /** The new partners of this run: their slots, in order (the answers so far decide). */
   function newPartnerSlots(): { steps: Step[]; slots: number[] } {
     const steps: Step[] = [];
     const slots: number[] = [];
@@ -516,7 +516,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   // the session
   if (o.id) await resume(o.id);
   const steps = await answerAll();
-  // the answers file keeps what this session's final plan asked (not an abandoned branch's)
+  // the answers file keeps what this run's final plan asked (not an abandoned branch's)
   const keep = new Set(steps.filter((s) => s.field || s.doc).map((s) => key(s.path)));
   const pruned = new Answers();
   const copy = (path: AnswerPath) => {
@@ -552,7 +552,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
     req = await checklist(id, entity);
   }
 
-  /** partner id of each slot answered in this session */
+  /** partner id of each slot answered in this run */
   const slotPartner = new Map<number, string>();
   for (const [pid, slot] of registeredSlots) slotPartner.set(slot, pid);
   const newSlots = [...new Set(steps.filter((s) => s.path[0] === 'partners' && s.path.length === 3 && s.path[2] === 'entity_type').map((s) => Number(s.path[1])))];

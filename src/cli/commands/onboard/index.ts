@@ -18,7 +18,7 @@ export function register(program: Command, deps: CliDeps): void {
     .description('onboard a submerchant step by step: entity type, fields, address, partners, document uploads, with a live checklist')
     .option('--id <submerchant_id>', 'continue the onboarding of an existing submerchant from what is still missing')
     .option('--from-file <file>', 'replay recorded answers without any prompt (for CI)')
-    .option('--save-answers <file>', "record this session's answers as JSON (no keys), to replay with --from-file")
+    .option('--save-answers <file>', "record this run's answers as JSON (no keys), to replay with --from-file")
     .option('--lang <lang>', 'language of the questions: pt-BR or en (default: from LC_ALL, LC_MESSAGES or LANG)')
     .addHelpText(
       'after',
