@@ -1,7 +1,8 @@
 /**
  * Spot anticipation: pending card receivables of one wallet are paid ahead of their
- * settlement date for a fee of net × 2.5 % / 30 × days until settlement (per receivable,
- * rounded half up). In the sandbox the acquirer approves at once: the receivables become
+ * settlement date for a fee of net × the monthly rate / 30 × days until settlement (per
+ * receivable, rounded half up). The rate is the one the receivable's charge recorded when it
+ * was created (its `pricing.anticipation_monthly_bps`; 2.5 % by default), not today's. In the sandbox the acquirer approves at once: the receivables become
  * `anticipated` and the wallet is credited the total net (reference_type anticipation), all
  * in one transaction with the anticipation.approved event. When nothing is eligible the
  * anticipation is recorded as refused (anticipation.refused) with the reason.
@@ -14,7 +15,7 @@ import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid } from '../errors.js';
-import type { ReceivableRow } from './charges/rows.js';
+import { ratesOf, type ChargeRow, type ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';
 import { credit } from './ledger.js';
 import { walletOf } from './wallets.js';
@@ -68,6 +69,16 @@ async function ownerWallet(q: Queryable, merchantId: string, submerchantId: stri
     throw new Error(`merchant ${merchantId} has no wallet`);
   }
   return w;
+}
+
+type RatedCharge = Pick<ChargeRow, 'id' | 'pricing' | 'payment_method' | 'card_brand' | 'installments'>;
+
+/** The anticipation rate each receivable's charge recorded, by charge id (at most MAX_PICK receivables). */
+async function anticipationRates(q: Queryable, receivables: readonly ReceivableRow[]): Promise<Map<string, number>> {
+  const ids = [...new Set(receivables.map((r) => r.charge_id))];
+  if (!ids.length) return new Map();
+  const rows = await q.all<RatedCharge>(`SELECT id, pricing, payment_method, card_brand, installments FROM charges WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  return new Map(rows.map((c) => [c.id, ratesOf(c).anticipation_monthly_bps]));
 }
 
 export async function createAnticipation(ctx: ServiceContext, body: AnticipationRequest): Promise<Anticipation> {
@@ -127,10 +138,11 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
     }
 
     const id = deps.ids();
+    const rateOf = await anticipationRates(q, picked);
     let gross = 0;
     let fee = 0;
     const fees = picked.map((r) => {
-      const f = anticipationFee(Number(r.net_amount), calendarDaysUntil(new Date(r.settlement_date), now));
+      const f = anticipationFee(Number(r.net_amount), calendarDaysUntil(new Date(r.settlement_date), now), rateOf.get(r.charge_id)!);
       gross += Number(r.net_amount);
       fee += f;
       return f;

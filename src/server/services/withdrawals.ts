@@ -14,6 +14,7 @@ import { checkPin } from './merchants.js';
 import { assertSubmerchantOf } from './onboarding.js';
 import { walletOfMerchant } from './wallets.js';
 import { listPage } from '../lists.js';
+import { merchantPricing } from './pricing.js';
 
 export const SANDBOX_ACQUIRER = 'mpay-sandbox';
 
@@ -207,7 +208,8 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
   const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
   if (seen) return replayOrConflict(seen, hash);
 
-  const fee = withdrawalFee(body.type, body.amount);
+  // the fee of the merchant's pricing now (a withdrawal is priced when it is made)
+  const fee = withdrawalFee(body.amount, (await merchantPricing(ctx.db, ctx.deps, ctx.merchantId)).withdrawal_fees[body.type]);
   if (fee >= body.amount) {
     throw new ApiError('business_rule', `amount: a ${body.type} withdrawal must be more than its fee of ${fee} cents`, [
       { field: 'amount', message: `must be more than the ${body.type} fee of ${fee} cents` },
