@@ -157,7 +157,7 @@ describe('the rates of a charge', () => {
 });
 
 describe('the pricing document', () => {
-  it('defaults to the figures the service has always charged', () => {
+  it("defaults to the contract's figures", () => {
     for (const b of CARD_BRANDS) expect(DEFAULT_PRICING.card_mdr_bps[b]).toEqual({ installments_1: 299, installments_2_6: 349, installments_7_12: 399 });
     expect(DEFAULT_PRICING).toMatchObject({
       pix_mdr_bps: 99,

@@ -193,7 +193,7 @@ describe('a charge keeps the rates it was created with', () => {
     await checkLedger(env);
   });
 
-  it('a charge stored before pricing existed reads with the default rates and its amount as total, and refunds by them', async () => {
+  it('a charge row without recorded rates (stored before migration 720) reads with the default rates and its amount as total, and refunds by them', async () => {
     const c = (await card(10_000, { installments: 3 })).body.data;
     await env.rt.deps.db.run('UPDATE charges SET pricing = NULL, total_amount = NULL WHERE id = ?', [c.id]);
     await override({ card_mdr_bps: { visa: { installments_2_6: 999 } } });

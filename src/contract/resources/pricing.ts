@@ -4,7 +4,7 @@
  * pricing set`), `GET /v1/merchant` and `mpay sandbox values` all read it through this schema.
  *
  * A document names only what it changes: every field left out keeps the value under it — a
- * server file is laid over the defaults below (today's figures), a merchant's override over
+ * server file is laid over the defaults below, a merchant's override over
  * the server's pricing (`mergePricing`: objects field by field, any other value replaces).
  * Unknown fields and bad values are refused naming the field. Money in integer cents, rates in
  * basis points (1/100 of a percent: 2.99 % is 299).
@@ -99,7 +99,7 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.output<typeof pricingDocument>, Pricing> = true;
 void sameShape;
 
-/** Today's figures: what a server without `--pricing` charges, and what every charge stored before pricing existed was priced with. */
+/** The default figures: what a server without `--pricing` charges, and what every charge row stored before migration 720 was priced with. */
 export const DEFAULT_PRICING: Pricing = pricingDocument.parse({});
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

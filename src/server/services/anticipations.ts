@@ -2,7 +2,7 @@
  * Spot anticipation: pending card receivables of one wallet are paid ahead of their
  * settlement date for a fee of net × the monthly rate / 30 × days until settlement (per
  * receivable, rounded half up). The rate is the one the receivable's charge recorded when it
- * was created (its `pricing.anticipation_monthly_bps`; 2.5 % by default), not today's. In the sandbox the acquirer approves at once: the receivables become
+ * was created (its `pricing.anticipation_monthly_bps`; 2.5 % by default), not the pricing's of the moment. In the sandbox the acquirer approves at once: the receivables become
  * `anticipated` and the wallet is credited the total net (reference_type anticipation), all
  * in one transaction with the anticipation.approved event. When nothing is eligible the
  * anticipation is recorded as refused (anticipation.refused) with the reason.

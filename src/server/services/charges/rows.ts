@@ -23,10 +23,10 @@ export interface ChargeRow {
   payment_method: PaymentMethod;
   product_type: string;
   installments: number;
-  /** what the buyer pays (amount + interest_amount); NULL on charges stored before pricing existed: the amount */
+  /** what the buyer pays (amount + interest_amount); NULL on rows stored before migration 720: the amount */
   total_amount: number | null;
   interest_amount: number;
-  /** the rates it was created with (ChargeRates as JSON); NULL on charges stored before pricing existed */
+  /** the rates it was created with (ChargeRates as JSON); NULL on rows stored before migration 720 */
   pricing: string | null;
   customer: string;
   items: string;
@@ -128,7 +128,7 @@ export function refundRecord(r: RefundRow): Refund {
 }
 
 /**
- * The rates a charge was created with. A charge stored before pricing existed was priced by the
+ * The rates a charge was created with. A row stored before migration 720 was priced by the
  * default figures, with the merchant paying any interest: those are its rates.
  */
 export function ratesOf(r: Pick<ChargeRow, 'pricing' | 'payment_method' | 'card_brand' | 'installments'>): ChargeRates {
