@@ -395,7 +395,8 @@ describe('ledger invariants under random sequences of money operations', () => {
                   ...(o.sub === null ? {} : { submerchant_id: subs[o.sub] }),
                 });
                 expect(res.status, JSON.stringify(res.body)).toBe(201);
-                expect(res.body.data.status).toBe('approved');
+                // refused only when a receivable's fee, at the rate its charge recorded, would take all of its net
+                if (res.body.data.status !== 'approved') expect(res.body.data.refusal_reason).toMatch(/would take all of its net/);
                 break;
               }
               case 'withdraw': {

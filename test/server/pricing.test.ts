@@ -193,6 +193,32 @@ describe('a charge keeps the rates it was created with', () => {
     await checkLedger(env);
   });
 
+  it('a receivable whose anticipation fee would take all of its net is not eligible: refused by id, passed over by amount', async () => {
+    // 20 % a month: the 12th installment, ~365 days out, would cost more than it nets
+    await override({ anticipation_monthly_bps: 2000 });
+    const c = (await card(12_000, { installments: 12 })).body.data;
+    const rs = await receivablesOf(env, c.id);
+    const last = rs[11]!;
+    const days = calendarDaysUntil(new Date(last.settlement_date), env.clock.now());
+    expect(anticipationFee(last.net_amount, days, 2000)).toBeGreaterThanOrEqual(last.net_amount);
+    const byId = await env.call('POST', '/v1/anticipations', { receivable_ids: [last.id] });
+    expect(byId.status, JSON.stringify(byId.body)).toBe(201);
+    expect(byId.body.data).toMatchObject({ status: 'refused', total_net_amount: 0 });
+    expect(byId.body.data.refusal_reason).toContain(`${last.id}: its fee of ${anticipationFee(last.net_amount, days, 2000)} cents`);
+    // by amount: the near installments are taken, the ones whose fee takes all are passed over
+    const all = await env.call('POST', '/v1/anticipations', { amount: 1_000_000 });
+    expect(all.status, JSON.stringify(all.body)).toBe(201);
+    expect(all.body.data.status).toBe('approved');
+    const taken = new Set<string>(all.body.data.receivable_ids);
+    for (const r of rs) {
+      const fee = anticipationFee(r.net_amount, calendarDaysUntil(new Date(r.settlement_date), env.clock.now()), 2000);
+      expect(taken.has(r.id), `installment ${r.installment}`).toBe(fee < r.net_amount);
+    }
+    expect(all.body.data.total_net_amount).toBeGreaterThan(0);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(all.body.data.total_net_amount);
+    await checkLedger(env);
+  });
+
   it('a charge row without recorded rates (stored before migration 720) reads with the default rates and its amount as total, and refunds by them', async () => {
     const c = (await card(10_000, { installments: 3 })).body.data;
     await env.rt.deps.db.run('UPDATE charges SET pricing = NULL, total_amount = NULL WHERE id = ?', [c.id]);
