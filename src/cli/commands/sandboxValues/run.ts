@@ -56,7 +56,13 @@ function cardOutcome(number: string, expired = false): Pick<SandboxValue, 'outco
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** Whose pricing the rows show without a profile. */
-const NO_PROFILE = 'the defaults (no profile)';
+const NO_PROFILE: PricingSource = { whose: 'the defaults (no profile)' };
+
+/** Whose pricing the rows show: a short name for the outcome column, and the merchant's id (which goes to the detail, so that the outcome column stays narrow). */
+export interface PricingSource {
+  whose: string;
+  merchantId?: string;
+}
 
 const pct = (bps: number) => `${bps / 100} %`;
 
@@ -72,13 +78,13 @@ function feeText(rule: WithdrawalFeeRule): string {
 }
 
 /** The prices of `pricing` (`source` says whose), one row per rate, with a worked example of buyer interest. */
-export function pricingRows(pricing: Pricing, source: string): SandboxValue[] {
+export function pricingRows(pricing: Pricing, source: PricingSource): SandboxValue[] {
   const row = (value: string, outcome: string, detail: string): SandboxValue => ({ area: 'pricing', value, outcome, code: null, detail });
   const rows: SandboxValue[] = [
     row(
       'effective pricing',
-      source,
-      'the server\'s pricing (mpay server start --pricing FILE, MPAY_PRICING) with the merchant\'s override laid over it (mpay admin merchants pricing set); GET /v1/merchant shows it; each charge keeps the rates it was created with',
+      source.whose,
+      `${source.merchantId ? `merchant ${source.merchantId}: ` : ''}the server's pricing (mpay server start --pricing FILE, MPAY_PRICING) with the merchant's override laid over it (mpay admin merchants pricing set); GET /v1/merchant shows it; each charge keeps the rates it was created with`,
     ),
   ];
   for (const [band, label] of BANDS) {
@@ -109,7 +115,7 @@ export function pricingRows(pricing: Pricing, source: string): SandboxValue[] {
 }
 
 /** Every magic value of the sandbox, in the order a developer meets them, and the prices of `pricing`. */
-export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source = NO_PROFILE): SandboxValue[] {
+export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: PricingSource = NO_PROFILE): SandboxValue[] {
   const rows: SandboxValue[] = [];
   for (const n of APPROVED_TEST_CARDS) {
     rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; installment n settles ${SETTLEMENT_DAYS_PER_INSTALLMENT} × n days after capture, on a business day (see settlement)` });
@@ -320,7 +326,7 @@ function decideFailureReason(number: string, expired = false): string {
  * merchant (GET /v1/merchant, the embedded data directory or the remote server), or the
  * defaults with a warning when it cannot be read.
  */
-async function pricingToShow(env: RunEnv): Promise<{ pricing: Pricing; source: string }> {
+async function pricingToShow(env: RunEnv): Promise<{ pricing: Pricing; source: PricingSource }> {
   const { globals: g, io } = env;
   const { readConfig } = await import('../../config.js');
   const cfg = readConfig(io.env);
@@ -333,14 +339,14 @@ async function pricingToShow(env: RunEnv): Promise<{ pricing: Pricing; source: s
     const target = await env.openTarget(g, io);
     try {
       const m = (await target.client.call('merchant.get', {})).data;
-      if (m.pricing) return { pricing: m.pricing, source: `merchant ${m.name} (${m.id})` };
+      if (m.pricing) return { pricing: m.pricing, source: { whose: `merchant ${m.name}`, merchantId: m.id } };
       throw new Error('the server does not say its pricing');
     } finally {
       await target.close();
     }
   } catch (e) {
     if (!g.quiet) io.err(`warning: the merchant's pricing could not be read (${(e as Error).message}); showing the defaults\n`);
-    return { pricing: DEFAULT_PRICING, source: 'the defaults' };
+    return { pricing: DEFAULT_PRICING, source: { whose: 'the defaults' } };
   }
 }
 
