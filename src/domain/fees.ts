@@ -4,7 +4,7 @@
  * how each party's share and fee spread over installments, and the anticipation fee.
  *
  * Every rate is a parameter: the figures come from the pricing document (src/domain/pricing.ts,
- * defaults in src/contract/resources/pricing.ts), and a charge keeps the ones it was created
+ * its defaults and the rates a charge records), and a charge keeps the ones it was created
  * with, so these functions never read a price of their own.
  *
  * Rules (contract, Money):

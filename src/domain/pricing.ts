@@ -7,7 +7,7 @@
  * later (capture, refunds, anticipation of its receivables, chargebacks) reads those, so a new
  * price never changes a charge that exists.
  */
-import type { CardBrand } from './brands.js';
+import { CARD_BRANDS, type CardBrand } from './brands.js';
 import { assertBps, cardMdrBps, MAX_INSTALLMENTS, type MdrBands, type PaymentMethod, type SalePrice } from './fees.js';
 import { assertCents } from './money.js';
 import type { WithdrawalFeeRule, WithdrawalType } from './payouts.js';
@@ -33,6 +33,44 @@ export interface Pricing {
   /** cents: the fixed fee of a paid boleto, whatever its amount (no MDR) */
   boleto_fee_amount: number;
   buyer_interest: BuyerInterest;
+}
+
+/** The card MDR of every brand by default: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %. */
+const DEFAULT_CARD_MDR: MdrBands = { installments_1: 299, installments_2_6: 349, installments_7_12: 399 };
+
+/**
+ * The default figures: what a server without `--pricing` charges, and what every charge row
+ * stored before migration 720 was priced with. The contract's pricing document
+ * (src/contract/resources/pricing.ts) fills what a document leaves out with these. Plain data,
+ * so the server starts without building the document's schema.
+ */
+export const DEFAULT_PRICING: Pricing = {
+  card_mdr_bps: Object.fromEntries(CARD_BRANDS.map((b) => [b, { ...DEFAULT_CARD_MDR }])) as Record<CardBrand, MdrBands>,
+  pix_mdr_bps: 99,
+  anticipation_monthly_bps: 250,
+  withdrawal_fees: {
+    pix: { fixed_amount: 0, bps: 0, min_amount: 0 },
+    ted: { fixed_amount: 367, bps: 0, min_amount: 0 },
+    cryptocurrency: { fixed_amount: 0, bps: 100, min_amount: 100 },
+  },
+  chargeback_fee_amount: 1500,
+  boleto_fee_amount: 349,
+  buyer_interest: { monthly_bps: 199, free_installments: 1 },
+};
+
+export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` laid on `base`: objects merge field by field, any other value (a number, null, a list) replaces. */
+export function mergePricing(base: unknown, over: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = k in base ? mergePricing(base[k], v) : v;
+  return out;
+}
+
+/** A merchant's effective pricing: the server's, with its stored override (checked when it was set) laid over it. */
+export function effectivePricing(server: Pricing, override: string | null | undefined): Pricing {
+  return override ? (mergePricing(server, JSON.parse(override)) as Pricing) : server;
 }
 
 /** The rates a charge was created with, kept on it. */

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { DEFAULT_PRICING } from '../contract/resources/pricing.js';
 import { uuidv7 } from '../domain/ids.js';
-import type { Pricing } from '../domain/pricing.js';
+import { DEFAULT_PRICING, type Pricing } from '../domain/pricing.js';
 import { openSqlite } from '../store/sqlite.js';
 import type { Db } from '../store/db.js';
 import { defaultFileStore, type FileStore } from '../store/files.js';

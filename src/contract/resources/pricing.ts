@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { CARD_BRANDS, type CardBrand } from '../../domain/brands.js';
 import { MAX_INSTALLMENTS, type MdrBands } from '../../domain/fees.js';
 import type { WithdrawalFeeRule } from '../../domain/payouts.js';
-import { INTEREST_MODES, type Pricing } from '../../domain/pricing.js';
+import { DEFAULT_PRICING, INTEREST_MODES, isPlainObject, mergePricing, type Pricing } from '../../domain/pricing.js';
 import { cents, money } from '../common.js';
 import type { ErrorDetail } from '../errors.js';
 import { issuesToDetails, PARSE_OPTIONS } from '../issues.js';
@@ -39,8 +39,6 @@ const bps = (max: number) =>
     .max(max, { error: `must be from 0 to ${max} basis points (${max / 100} %)` });
 const feeCents = () => cents().max(PRICING_LIMITS.feeAmount, { error: `must be at most ${PRICING_LIMITS.feeAmount} cents` });
 
-const TODAY_CARD: MdrBands = { installments_1: 299, installments_2_6: 349, installments_7_12: 399 };
-
 const mdrBands = (d: MdrBands) =>
   z
     .strictObject({
@@ -60,33 +58,33 @@ const feeRule = (d: WithdrawalFeeRule) =>
     .prefault({});
 
 const cardMdr = z
-  .strictObject(Object.fromEntries(CARD_BRANDS.map((b) => [b, mdrBands(TODAY_CARD)])) as Record<CardBrand, ReturnType<typeof mdrBands>>)
+  .strictObject(Object.fromEntries(CARD_BRANDS.map((b) => [b, mdrBands(DEFAULT_PRICING.card_mdr_bps[b])])) as Record<CardBrand, ReturnType<typeof mdrBands>>)
   .prefault({})
   .describe('card MDR by brand and installment band');
 
 export const pricingDocument = z
   .strictObject({
     card_mdr_bps: cardMdr,
-    pix_mdr_bps: bps(PRICING_LIMITS.mdrBps).default(99).describe('PIX MDR'),
-    anticipation_monthly_bps: bps(PRICING_LIMITS.anticipationBps).default(250).describe('spot anticipation: this rate / 30 per calendar day until settlement'),
+    pix_mdr_bps: bps(PRICING_LIMITS.mdrBps).default(DEFAULT_PRICING.pix_mdr_bps).describe('PIX MDR'),
+    anticipation_monthly_bps: bps(PRICING_LIMITS.anticipationBps).default(DEFAULT_PRICING.anticipation_monthly_bps).describe('spot anticipation: this rate / 30 per calendar day until settlement'),
     withdrawal_fees: z
       .strictObject({
-        pix: feeRule({ fixed_amount: 0, bps: 0, min_amount: 0 }),
-        ted: feeRule({ fixed_amount: 367, bps: 0, min_amount: 0 }),
-        cryptocurrency: feeRule({ fixed_amount: 0, bps: 100, min_amount: 100 }),
+        pix: feeRule(DEFAULT_PRICING.withdrawal_fees.pix),
+        ted: feeRule(DEFAULT_PRICING.withdrawal_fees.ted),
+        cryptocurrency: feeRule(DEFAULT_PRICING.withdrawal_fees.cryptocurrency),
       })
       .prefault({})
       .describe('fee = max(min_amount, fixed_amount + amount × bps)'),
-    chargeback_fee_amount: feeCents().default(1500).describe('cents debited from the merchant for a chargeback lost or accepted'),
-    boleto_fee_amount: feeCents().default(349).describe('cents: the fixed fee of a paid boleto, whatever its amount (a boleto pays no MDR; one never paid costs nothing)'),
+    chargeback_fee_amount: feeCents().default(DEFAULT_PRICING.chargeback_fee_amount).describe('cents debited from the merchant for a chargeback lost or accepted'),
+    boleto_fee_amount: feeCents().default(DEFAULT_PRICING.boleto_fee_amount).describe('cents: the fixed fee of a paid boleto, whatever its amount (a boleto pays no MDR; one never paid costs nothing)'),
     buyer_interest: z
       .strictObject({
-        monthly_bps: bps(PRICING_LIMITS.buyerInterestBps).default(199).describe('monthly rate a buyer pays above the free installments, compounded (Price table)'),
+        monthly_bps: bps(PRICING_LIMITS.buyerInterestBps).default(DEFAULT_PRICING.buyer_interest.monthly_bps).describe('monthly rate a buyer pays above the free installments, compounded (Price table)'),
         free_installments: z
           .int({ error: `must be a whole number from 1 to ${MAX_INSTALLMENTS}` })
           .min(1, { error: `must be from 1 to ${MAX_INSTALLMENTS}` })
           .max(MAX_INSTALLMENTS, { error: `must be from 1 to ${MAX_INSTALLMENTS}` })
-          .default(1)
+          .default(DEFAULT_PRICING.buyer_interest.free_installments)
           .describe('up to this many installments a charge with interest "buyer" is still interest-free'),
       })
       .prefault({})
@@ -99,18 +97,8 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShape: Same<z.output<typeof pricingDocument>, Pricing> = true;
 void sameShape;
 
-/** The default figures: what a server without `--pricing` charges, and what every charge row stored before migration 720 was priced with. */
-export const DEFAULT_PRICING: Pricing = pricingDocument.parse({});
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** `over` laid on `base`: objects merge field by field, any other value (a number, null, a list) replaces. */
-export function mergePricing(base: unknown, over: unknown): unknown {
-  if (!isPlainObject(base) || !isPlainObject(over)) return over;
-  const out: Record<string, unknown> = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = k in base ? mergePricing(base[k], v) : v;
-  return out;
-}
+/** The default figures and how a document is laid over another (src/domain/pricing.ts). */
+export { DEFAULT_PRICING, mergePricing };
 
 export type PricingResult = { ok: true; pricing: Pricing } | { ok: false; details: ErrorDetail[] };
 

@@ -26,7 +26,7 @@ import { ApiError, invalid, notFound } from '../errors.js';
 import { createCharge } from './charges/create.js';
 import { expireDuePixCharges } from './charges/due.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
-import { effectivePricing } from './pricing.js';
+import { effectivePricing } from '../../domain/pricing.js';
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
 export const CHECKOUT_PIX_EXPIRES_IN_S = 900;

@@ -8,7 +8,7 @@ import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
 import type { Merchant } from '../../contract/resources/merchant.js';
 import type { Mode, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError, notFound } from '../errors.js';
-import { effectivePricing } from './pricing.js';
+import { effectivePricing, type Pricing } from '../../domain/pricing.js';
 import { createWallet, walletOf } from './wallets.js';
 
 export interface KeyPair {
@@ -197,4 +197,14 @@ export async function disablePin(ctx: ServiceContext, currentPin: string): Promi
     ctx.merchantId,
   ]);
   return merchantRecord(ctx);
+}
+
+/**
+ * The effective pricing of a merchant, read in the caller's transaction (or from the store):
+ * the server's pricing with its override laid over it. Here, not in services/pricing.ts, so a
+ * withdrawal or a charge reads it without loading the pricing document's schema.
+ */
+export async function merchantPricing(q: Queryable, deps: Pick<ServiceDeps, 'pricing'>, merchantId: string): Promise<Pricing> {
+  const m = await q.get<{ pricing: string | null }>('SELECT pricing FROM merchants WHERE id = ?', [merchantId]);
+  return effectivePricing(deps.pricing, m?.pricing);
 }

@@ -7,7 +7,7 @@ import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { listPage } from '../lists.js';
 import { assertSubmerchantOf } from './onboarding.js';
-import { merchantPricing } from './pricing.js';
+import { merchantPricing } from './merchants.js';
 
 export interface LinkRow {
   id: string;

@@ -1,25 +1,13 @@
 /**
  * Whose prices a merchant pays: the server's pricing (`deps.pricing`: the defaults, or
  * `--pricing FILE` / MPAY_PRICING) with the merchant's override (`merchants.pricing`) laid over
- * it, field by field (src/contract/resources/pricing.ts `mergePricing`). New charges are priced
+ * it, field by field (src/domain/pricing.ts `effectivePricing`). New charges are priced
  * by it and record the rates they used; withdrawals pay its fees when they are made.
  */
 import type { ErrorDetail } from '../../contract/errors.js';
-import { mergePricing, parsePricing, pricingProblems } from '../../contract/resources/pricing.js';
-import type { Pricing } from '../../domain/pricing.js';
-import type { Db, Queryable } from '../../store/db.js';
-import type { ServiceDeps } from './context.js';
-
-/** A merchant's effective pricing: the server's, with its stored override (checked when it was set) laid over it. */
-export function effectivePricing(server: Pricing, override: string | null | undefined): Pricing {
-  return override ? (mergePricing(server, JSON.parse(override)) as Pricing) : server;
-}
-
-/** The effective pricing of a merchant, read in the caller's transaction (or from the store). */
-export async function merchantPricing(q: Queryable, deps: Pick<ServiceDeps, 'pricing'>, merchantId: string): Promise<Pricing> {
-  const m = await q.get<{ pricing: string | null }>('SELECT pricing FROM merchants WHERE id = ?', [merchantId]);
-  return effectivePricing(deps.pricing, m?.pricing);
-}
+import { parsePricing, pricingProblems } from '../../contract/resources/pricing.js';
+import { effectivePricing, type Pricing } from '../../domain/pricing.js';
+import type { Db } from '../../store/db.js';
 
 /** A merchant's pricing as the admin commands show it: its override (null for none) and the effective pricing. */
 export interface MerchantPricing {

@@ -10,11 +10,10 @@ import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
-import { checkPin } from './merchants.js';
+import { checkPin, merchantPricing } from './merchants.js';
 import { assertSubmerchantOf } from './onboarding.js';
 import { walletOfMerchant } from './wallets.js';
 import { listPage } from '../lists.js';
-import { merchantPricing } from './pricing.js';
 
 export const SANDBOX_ACQUIRER = 'mpay-sandbox';
 

@@ -4,11 +4,10 @@
  */
 import type { Charge, Refund } from '../../../contract/resources/charges.js';
 import type { Receivable } from '../../../contract/resources/receivables.js';
-import { DEFAULT_PRICING } from '../../../contract/resources/pricing.js';
 import type { CardBrand } from '../../../domain/brands.js';
 import type { VoidReason } from '../../../domain/capture.js';
 import type { PaymentMethod } from '../../../domain/fees.js';
-import { chargeRates, type ChargeRates } from '../../../domain/pricing.js';
+import { chargeRates, DEFAULT_PRICING, type ChargeRates } from '../../../domain/pricing.js';
 import type { Queryable } from '../../../store/db.js';
 import { notFound } from '../../errors.js';
 
