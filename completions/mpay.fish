@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -171,6 +171,7 @@ complete -c mpay -n '__mpay_at '\''links create'\''' -l currency -x -a 'BRL'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l description -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l expires-at -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''links create'\''' -l interest -x -a 'merchant buyer'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l logo-url -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l max-installments -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l max-uses -r -F
@@ -194,6 +195,7 @@ complete -c mpay -n '__mpay_at '\''links update'\''' -l currency -x -a 'BRL'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l description -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l expires-at -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''links update'\''' -l interest -x -a 'merchant buyer'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l logo-url -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l max-installments -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l max-uses -r -F
@@ -253,7 +255,7 @@ complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.expire
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.fine -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.installments -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.instructions -r -F
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.interest -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.interest -x -a 'merchant buyer'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.pay-until-days -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.token -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix boleto'
@@ -660,6 +662,7 @@ complete -c mpay -n '__mpay_at '\''server start'\''' -l max-connections-per-clie
 complete -c mpay -n '__mpay_at '\''server start'\''' -l no-read-memo
 complete -c mpay -n '__mpay_at '\''server start'\''' -l output
 complete -c mpay -n '__mpay_at '\''server start'\''' -l port -r -F
+complete -c mpay -n '__mpay_at '\''server start'\''' -l pricing -r -F
 complete -c mpay -n '__mpay_at '\''server start'\''' -l production
 complete -c mpay -n '__mpay_at '\''server start'\''' -l profile
 complete -c mpay -n '__mpay_at '\''server start'\''' -l public-url -r -F
@@ -673,7 +676,7 @@ complete -c mpay -n '__mpay_at '\''admin'\''' -a 'merchants'
 complete -c mpay -n '__mpay_at '\''admin'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin'\''' -l output
 complete -c mpay -n '__mpay_at '\''admin'\''' -l profile
-complete -c mpay -n '__mpay_at '\''admin merchants'\''' -a 'create'
+complete -c mpay -n '__mpay_at '\''admin merchants'\''' -a 'create pricing'
 complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l color
 complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l output
 complete -c mpay -n '__mpay_at '\''admin merchants'\''' -l profile
@@ -683,6 +686,21 @@ complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l name -r -F
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l output
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l production
 complete -c mpay -n '__mpay_at '\''admin merchants create'\''' -l profile
+complete -c mpay -n '__mpay_at '\''admin merchants pricing'\''' -a 'get set'
+complete -c mpay -n '__mpay_at '\''admin merchants pricing'\''' -l color
+complete -c mpay -n '__mpay_at '\''admin merchants pricing'\''' -l output
+complete -c mpay -n '__mpay_at '\''admin merchants pricing'\''' -l profile
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l color
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l database -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l file -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l output
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l pricing -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants pricing set'\''' -l profile
+complete -c mpay -n '__mpay_at '\''admin merchants pricing get'\''' -l color
+complete -c mpay -n '__mpay_at '\''admin merchants pricing get'\''' -l database -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants pricing get'\''' -l output
+complete -c mpay -n '__mpay_at '\''admin merchants pricing get'\''' -l pricing -r -F
+complete -c mpay -n '__mpay_at '\''admin merchants pricing get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''api'\''' -l auth -x -a 'secret public none'
 complete -c mpay -n '__mpay_at '\''api'\''' -l color
 complete -c mpay -n '__mpay_at '\''api'\''' -l field -r -F

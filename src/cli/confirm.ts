@@ -49,10 +49,10 @@ export async function askYesNo(io: IO, message: string, dflt: boolean): Promise<
 
 type Rec = Record<string, any>;
 
-/** A charge as a confirmation shows it: the line of the charge itself (amount, card, installments). */
+/** A charge as a confirmation shows it: the line of the charge itself (what the buyer pays, card, installments). */
 function chargeLine(c: Rec): string {
   const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
-  return `charge ${c.id} (${c.status}), ${formatBRL(c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`;
+  return `charge ${c.id} (${c.status}), ${formatBRL(c.total_amount ?? c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`;
 }
 
 const customerLine = (c: Rec) => `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`;
@@ -62,16 +62,18 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
   'charges.refund': async (client, { id }, body) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     const already = Number(c.refunded_amount ?? 0);
-    // what can be refunded is what was captured: the amount, or less after a partial capture
+    // what the buyer pays, installment interest included (a server without total_amount: the amount)
+    const total = Number(c.total_amount ?? c.amount);
+    // what can be refunded is what was captured: the total, or less after a partial capture
     // (a server that has no captured_amount captures whole)
-    const captured = Number(c.captured_amount ?? c.amount);
+    const captured = Number(c.captured_amount ?? total);
     // --amount N refunds N cents; without it, all that is left
     const amount = typeof body?.amount === 'number' ? body.amount : captured - already;
     return {
       question: `Refund ${formatBRL(amount)} to ${c.customer?.name ?? 'the customer'}?`,
       facts: [
         chargeLine(c),
-        ...(captured !== Number(c.amount) ? [`captured ${formatBRL(captured)} of it`] : []),
+        ...(captured !== total ? [`captured ${formatBRL(captured)} of it`] : []),
         ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(captured - already)}`] : []),
         customerLine(c),
         `created ${c.created_at}`,
@@ -81,7 +83,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
   'charges.void': async (client, { id }) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     return {
-      question: `Void the authorisation of ${formatBRL(c.amount)} from ${c.customer?.name ?? 'the customer'}? It can no longer be captured.`,
+      question: `Void the authorisation of ${formatBRL(c.total_amount ?? c.amount)} from ${c.customer?.name ?? 'the customer'}? It can no longer be captured.`,
       facts: [chargeLine(c), ...(c.authorized_at ? [`authorised ${c.authorized_at}`] : []), customerLine(c)],
     };
   },

@@ -32,6 +32,7 @@ export * from './resources/withdrawals.js';
 export * from './resources/recipients.js';
 export * from './resources/paymentLinks.js';
 export * from './resources/charges.js';
+export * from './resources/pricing.js';
 export * from './resources/receivables.js';
 export * from './resources/wallets.js';
 export * from './resources/clock.js';

@@ -3,9 +3,13 @@
  * the MDR by payment method and installments, how a charge divides among its split parties,
  * how each party's share and fee spread over installments, and the anticipation fee.
  *
+ * Every rate is a parameter: the figures come from the pricing document (src/domain/pricing.ts,
+ * its defaults and the rates a charge records), and a charge keeps the ones it was created
+ * with, so these functions never read a price of their own.
+ *
  * Rules (contract, Money):
- * - Card MDR: 1× 2.99 %, 2–6× 3.49 %, 7–12× 3.99 %; PIX 0.99 %. A boleto pays no MDR but a fixed
- *   fee per paid boleto (`BOLETO_FEE_CENTS`).
+ * - Card MDR by installment band (1×, 2–6×, 7–12×) and brand; PIX one rate. A boleto pays no MDR
+ *   but a fixed fee per paid boleto.
  * - A fee is MDR × amount, rounded half up to the cent (`percentOf`), computed once on the
  *   whole charge: however a charge is split, its fee is the fee of the unsplit charge.
  * - Split (`splitShares`, `planSale`): the gross and the fee are each divided among the parties
@@ -18,8 +22,8 @@
  * - Card installment n settles 30 × n days after capture, on a São Paulo banking business day
  *   (the day itself and the move past weekends and holidays: src/domain/calendar.ts); PIX at once;
  *   a boleto on the next business day after the day it was paid (D+1 compensation).
- * - Anticipation fee per receivable = net × 2.5 % / 30 × calendar days until its (moved)
- *   settlement day, rounded half up.
+ * - Anticipation fee per receivable = net × the monthly rate / 30 × calendar days until its
+ *   (moved) settlement day, rounded half up.
  */
 import type { StatusOf } from './lifecycle.js';
 import { assertCents, percentOf, splitInstallments } from './money.js';
@@ -31,35 +35,42 @@ export const MAX_INSTALLMENTS = 12;
  *  for every way money is charged: POST /v1/charges, a payment link's amount (create and
  *  update), and the hosted checkout's payment. */
 export const MAX_CHARGE_AMOUNT = 1_000_000_000;
-export const PIX_MDR_BPS = 99;
-/** The fee of a paid boleto, R$ 3,49, whatever its amount; a boleto never paid costs nothing. */
-export const BOLETO_FEE_CENTS = 349;
 /** A boleto's payment settles this many days after the day it was paid, moved to a business day (D+1). */
 export const BOLETO_SETTLEMENT_DAYS = 1;
-/** 2.5 % per 30 days, in basis points. */
-export const ANTICIPATION_MONTHLY_BPS = 250;
 export const SETTLEMENT_DAYS_PER_INSTALLMENT = 30;
 export const DAY_MS = 86_400_000;
 
-/** Card MDR in basis points for a number of installments (1–12). */
-export function cardMdrBps(installments: number): number {
+/** A card MDR per installment band, in basis points: 1×, 2–6× and 7–12×. */
+export interface MdrBands {
+  installments_1: number;
+  installments_2_6: number;
+  installments_7_12: number;
+}
+
+/** The band of `bands` that a number of installments (1–12) falls in. */
+export function cardMdrBps(bands: MdrBands, installments: number): number {
   if (!Number.isInteger(installments) || installments < 1 || installments > MAX_INSTALLMENTS) {
     throw new RangeError(`installments must be 1 to ${MAX_INSTALLMENTS}`);
   }
-  if (installments === 1) return 299;
-  if (installments <= 6) return 349;
-  return 399;
+  if (installments === 1) return bands.installments_1;
+  if (installments <= 6) return bands.installments_2_6;
+  return bands.installments_7_12;
 }
 
-/** The MDR of a method in basis points; a boleto has none (its fee is fixed: `saleFee`). */
-export function mdrBps(method: PaymentMethod, installments: number): number {
-  if (method === 'boleto') return 0;
-  return method === 'pix' ? PIX_MDR_BPS : cardMdrBps(installments);
-}
+/**
+ * What a sale's fee is: an MDR in basis points of its total (card, PIX), or a fixed fee in cents
+ * whatever the total (a boleto's). The figures come from the rates the charge recorded.
+ */
+export type SalePrice = { mdrBps: number } | { fixedFee: number };
 
-/** The fee of a whole sale of `total` cents: its MDR rounded half up, or a boleto's fixed fee. */
-export function saleFee(method: PaymentMethod, installments: number, total: number): number {
-  return method === 'boleto' ? BOLETO_FEE_CENTS : percentOf(total, mdrBps(method, installments));
+/** The fee of a whole sale of `total` cents: its MDR rounded half up, or its fixed fee. */
+function saleFee(total: number, price: SalePrice): number {
+  if ('fixedFee' in price) {
+    assertCents(price.fixedFee);
+    return price.fixedFee;
+  }
+  assertBps(price.mdrBps);
+  return percentOf(total, price.mdrBps);
 }
 
 /** One split rule, already validated: a fixed amount or a percentage in basis points (100 % = 10000). */
@@ -120,6 +131,11 @@ export interface SalePlan<K> {
 
 export class PlanError extends Error {}
 
+/** A rate in basis points: a whole number from 0 to 10000 (100 %). */
+export function assertBps(bps: number): void {
+  if (!Number.isInteger(bps) || bps < 0 || bps > 10_000) throw new RangeError(`a rate must be whole basis points from 0 to 10000, got ${bps}`);
+}
+
 /**
  * Divides `whole` among parties in proportion to their weights (which add up to `total`):
  * each part is floored to the cent and the cents left over go to `remainderIndex`, so the
@@ -136,17 +152,17 @@ export function prorate(whole: number, weights: readonly number[], remainderInde
 
 /**
  * The receivables of a captured sale: for every party and installment, gross, fee and net.
- * The fee is the MDR of the whole sale, computed once, then divided among the parties in
- * proportion to their shares (floored; the cents left over go to the remainder party: the one
- * with `takesRemainder`, else the first). A party that does not bear fees passes its part to
+ * The fee is the whole sale's (`price`: its MDR of the total, or a boleto's fixed fee), computed
+ * once, then divided among the parties in proportion to their shares (floored; the cents left
+ * over go to the remainder party: the one with `takesRemainder`, else the first). A party that does not bear fees passes its part to
  * the first party that does. Each party's gross and fee are spread over the installments with
  * the remainder on the first; card installment n settles 30 × n days after capture, PIX at once, a
  * boleto the business day after the day it was paid.
  * So Σ fees = the whole fee and Σ gross = the whole amount, to the cent.
  * Throws PlanError if some receivable would net less than one cent.
  */
-export function planSale<K>(method: PaymentMethod, installments: number, parties: readonly PartyInput<K>[]): SalePlan<K> {
-  const bps = mdrBps(method, installments);
+export function planSale<K>(method: PaymentMethod, installments: number, parties: readonly PartyInput<K>[], price: SalePrice): SalePlan<K> {
+  const bps = 'mdrBps' in price ? price.mdrBps : 0;
   const n = method === 'credit_card' ? installments : 1;
   if (parties.length === 0) throw new PlanError('a sale needs at least one party');
   const liable = parties.findIndex((p) => p.bearsFee);
@@ -158,7 +174,7 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
   }
   const total = parties.reduce((a, p) => a + p.share, 0);
   if (total < 1) throw new PlanError('a sale must be of at least 1 cent');
-  const fee = saleFee(method, installments, total);
+  const fee = saleFee(total, price);
   const remainder = Math.max(0, parties.findIndex((p) => p.takesRemainder));
   const parts = prorate(
     fee,
@@ -192,11 +208,12 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
   return { mdrBps: bps, fee, net: total - fee, parties: out };
 }
 
-/** net × 2.5 % / 30 × days, rounded half up to the cent (exact integer arithmetic). */
-export function anticipationFee(net: number, days: number): number {
+/** net × `monthlyBps` / 30 × days, rounded half up to the cent (exact integer arithmetic). */
+export function anticipationFee(net: number, days: number, monthlyBps: number): number {
   assertCents(net);
+  assertBps(monthlyBps);
   if (!Number.isInteger(days) || days < 0) throw new RangeError('days must be a non-negative integer');
-  const num = BigInt(net) * BigInt(ANTICIPATION_MONTHLY_BPS) * BigInt(days);
+  const num = BigInt(net) * BigInt(monthlyBps) * BigInt(days);
   const den = 10000n * 30n;
   return Number((num * 2n + den) / (2n * den));
 }

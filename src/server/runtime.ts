@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { uuidv7 } from '../domain/ids.js';
+import { DEFAULT_PRICING, type Pricing } from '../domain/pricing.js';
 import { openSqlite } from '../store/sqlite.js';
 import type { Db } from '../store/db.js';
 import { defaultFileStore, type FileStore } from '../store/files.js';
@@ -14,6 +15,8 @@ import { keyUnkeyedRequestHashes } from './services/withdrawals.js';
 export interface RuntimeOptions {
   dataDir: string;
   mode?: Mode;
+  /** the server's pricing, already checked (src/contract/resources/pricing.ts parsePricing); default: the defaults */
+  pricing?: Pricing;
   clock?: Clock;
   log?: AppDeps['log'];
   publicBaseUrl?: string;
@@ -54,6 +57,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     dataDir: o.dataDir,
     files: o.files ?? defaultFileStore(db, o.dataDir),
     mode: o.mode ?? 'sandbox',
+    pricing: o.pricing ?? DEFAULT_PRICING,
     log: o.log,
     publicBaseUrl: o.publicBaseUrl,
     rateLimit: o.rateLimit,

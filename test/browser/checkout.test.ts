@@ -10,6 +10,7 @@ import { listen, type RunningServer } from '../../src/server/http.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { artifactPath, CHROMIUM, CHROMIUM_ARGS, DESKTOP, HAVE_CHROMIUM, IN_CI, merchantSite, PHONE } from '../helpers/browser.js';
 import { addSubmerchant } from '../helpers/money.js';
+import { setMerchantPricing } from '../../src/server/services/pricing.js';
 
 if (!HAVE_CHROMIUM && !IN_CI) {
   console.warn(`[checkout browser tests] skipped: no Chromium at ${CHROMIUM} (apt-get install chromium, or set MPAY_CHROMIUM)`);
@@ -273,7 +274,7 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
       expect(await page.locator('#total-value').textContent()).toBe('Você escolhe o valor');
       await page.getByLabel('Valor a pagar (R$)').fill('1.234,56');
       expect(await page.locator('#total-value').textContent()).toBe('R$ 1.234,56');
-      expect(await page.getByLabel('Parcelas').locator('option').nth(1).textContent()).toBe('2× de R$ 617,28 sem juros');
+      expect(await page.getByLabel('Parcelas').locator('option').nth(1).textContent()).toBe('2x de R$ 617,28 sem juros');
       await fillBuyer(page);
       await fillCard(page, '4111111111111111');
       await shot(page, `buyer-amount-${name}`);
@@ -284,6 +285,35 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
     }
     const charges = await env.rt.deps.db.all<{ amount: number }>('SELECT amount FROM charges WHERE payment_link_id = ?', [link.id]);
     expect(charges.map((c) => Number(c.amount))).toEqual([123456, 123456]);
+  });
+
+  it('shows each option as Brazilian checkouts do when the buyer pays interest, and charges the total', async () => {
+    // the link's merchant: 3 installments free, above them its rate (1.99 % a month, the default)
+    await setMerchantPricing(env.rt.deps.db, env.rt.deps.pricing, env.merchant.merchant_id, { buyer_interest: { free_installments: 3 } }, env.clock.now());
+    try {
+      const link = await createLink({ amount: 10_000, max_installments: 12, interest: 'buyer', title: 'Curso de violão' });
+      const { ctx, page } = await open(link.checkout_url);
+      const options = page.getByLabel('Parcelas').locator('option');
+      expect(await options.nth(0).textContent()).toBe('1x de R$ 100,00 (à vista)');
+      expect(await options.nth(2).textContent()).toBe('3x sem juros (1ª de R$ 33,34, demais de R$ 33,33)');
+      expect(await options.nth(3).textContent()).toBe('4x de R$ 26,26 (total R$ 105,04)');
+      expect(await options.nth(11).textContent()).toBe('12x de R$ 9,45 (total R$ 113,40)');
+      await fillBuyer(page);
+      await fillCard(page, '4111111111111111');
+      await page.getByLabel('Parcelas').selectOption('12');
+      expect(await page.locator('#total-value').textContent()).toBe('R$ 113,40');
+      await shot(page, 'buyer-interest-desktop');
+      await page.getByRole('button', { name: 'Pagar R$ 113,40' }).click();
+      await page.locator('#receipt').waitFor({ state: 'visible' });
+      expect(await page.locator('#receipt-amount').textContent()).toBe('R$ 113,40');
+      expect(await page.locator('#receipt-method').textContent()).toContain('12x de R$ 9,45 (total R$ 113,40)');
+      const id = await page.locator('#receipt-id').textContent();
+      const c = (await env.call('GET', `/v1/charges/${id}`)).body.data;
+      expect(c).toMatchObject({ amount: 10_000, installments: 12, total_amount: 11_340, interest_amount: 1_340, pricing: { interest: 'buyer', buyer_monthly_interest_bps: 199 } });
+      await ctx.close();
+    } finally {
+      await setMerchantPricing(env.rt.deps.db, env.rt.deps.pricing, env.merchant.merchant_id, {}, env.clock.now());
+    }
   });
 
   it('works with the keyboard alone: tab order, arrow keys between methods, Enter submits', async () => {

@@ -13,10 +13,10 @@ afterAll(() => home.cleanup());
 const customer = ['--customer.name', 'Ana Souza', '--customer.email', 'ana@example.com', '--customer.tax-id', '52998224725', '--customer.phone', '+5511987654321', '--customer.type', 'individual'];
 const items = (amount: number) => ['--items', JSON.stringify([{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }])];
 
-function cardCharge(amount: number): string {
+function cardCharge(amount: number, plan: string[] = ['--payment-details.installments', '1']): string {
   const t = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']);
   expect(t.code, t.stderr).toBe(0);
-  const c = home.run(['charges', 'create', '--amount', String(amount), '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t.json().token, '--payment-details.installments', '1', ...customer, ...items(amount)]);
+  const c = home.run(['charges', 'create', '--amount', String(amount), '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t.json().token, ...plan, ...customer, ...items(amount)]);
   expect(c.code, c.stderr).toBe(0);
   return c.json().id;
 }
@@ -142,6 +142,26 @@ describe.runIf(hasTmux)('on a terminal: the confirmation shows what it acts on',
       t.kill();
     }
     expect(home.run(['charges', 'get', id]).json().refunded_amount).toBe(2234);
+  }, 40_000);
+
+  it('a refund of a charge whose buyer paid interest offers what the buyer paid, interest included', async () => {
+    // R$ 100,00 in 12x at the default 1.99 % a month: 12 × R$ 9,45 = R$ 113,40
+    const id = cardCharge(10_000, ['--payment-details.installments', '12', '--payment-details.interest', 'buyer']);
+    expect(home.run(['charges', 'get', id]).json().total_amount).toBe(11_340);
+    expect(home.run(['charges', 'refund', id, '--amount', '1340', '--yes']).code).toBe(0);
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'refund', id], { name: 'refund-interest' });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/Refund R\$\s?100,00/);
+      expect(s).toMatch(/R\$\s?113,40 by visa/);
+      expect(s).toMatch(/already refunded R\$\s?13,40; left R\$\s?100,00/);
+      t.type('y');
+      t.keys('Enter');
+      expect(await t.exitCode()).toBe(0);
+    } finally {
+      t.kill();
+    }
+    expect(home.run(['charges', 'get', id]).json()).toMatchObject({ status: 'refunded', refunded_amount: 11_340 });
   }, 40_000);
 
   it('webhooks delete shows the URL; keys revoke the key name; no keeps them', async () => {

@@ -1,13 +1,14 @@
 /**
  * A partial capture scales every split party's share in proportion to the captured amount, with
- * the cents left over to the remainder party; the sale of the scaled shares (planSale) is what
- * the receivables, the fee and the refunds of the charge then follow. And an authorisation
- * holds for 7 days of the merchant's clock.
+ * the cents left over to the remainder party; the sale of the scaled shares (planSale, here at
+ * the default MDR) is what the receivables, the fee and the refunds of the charge then follow.
+ * And an authorisation holds for 7 days of the merchant's clock.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AUTHORIZATION_VALID_DAYS, authorizationExpiresAt, captureShares, expiredAuthorizationsBefore } from '../../src/domain/capture.js';
-import { planSale, refundShare } from '../../src/domain/fees.js';
+import { refundShare } from '../../src/domain/fees.js';
+import { plan as planAtDefaults } from '../helpers/pricing.js';
 
 describe('captureShares: each share × captured / authorised, floored, the rest to the remainder party', () => {
   it('worked examples', () => {
@@ -67,7 +68,7 @@ describe('captureShares: each share × captured / authorised, floored, the rest 
     // R$ 200,00 in 3× split 70/30 (remainder: first), R$ 123,45 captured
     const shares = captureShares([14000, 6000], 12345, 0);
     expect(shares).toEqual([8642, 3703]); // ⌊8641.5⌋ + 1 left over, ⌊3703.5⌋
-    const plan = planSale('credit_card', 3, shares.map((share, key) => ({ key, share, bearsFee: true })));
+    const plan = planAtDefaults('credit_card', 3, shares.map((share, key) => ({ key, share, bearsFee: true })));
     expect(plan.fee).toBe(431); // 3.49 % of 12345 = 430.84 → 431
     expect(plan.parties.map((p) => p.fee)).toEqual([302, 129]); // ⌊301.6⌋ + 1, ⌊129.4⌋
     expect(plan.parties.flatMap((p) => p.installments.map((i) => i.gross)).reduce((a, b) => a + b, 0)).toBe(12345);

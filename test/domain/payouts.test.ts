@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withdrawalFee } from '../../src/domain/payouts.js';
+import { DEFAULT_PRICING } from '../../src/contract/resources/pricing.js';
 import { checkPixKey } from '../../src/domain/pix.js';
 import { weakPinReason } from '../../src/domain/pin.js';
 import { sandboxPayoutFailure } from '../../src/domain/sandboxPayouts.js';
@@ -16,7 +17,13 @@ describe('withdrawal fees (worked examples)', () => {
     ['cryptocurrency', 10_050, 101], // 100.5 → 101 (half up)
     ['cryptocurrency', 1_234_567, 12_346], // 12 345.67 → 12 346
   ] as const)('%s of %i cents → fee %i', (type, amount, fee) => {
-    expect(withdrawalFee(type, amount)).toBe(fee);
+    expect(withdrawalFee(amount, DEFAULT_PRICING.withdrawal_fees[type])).toBe(fee);
+  });
+
+  it('takes any rule: a fixed part plus a rate, never below the minimum', () => {
+    expect(withdrawalFee(10_000, { fixed_amount: 200, bps: 50, min_amount: 0 })).toBe(250);
+    expect(withdrawalFee(100, { fixed_amount: 0, bps: 50, min_amount: 75 })).toBe(75);
+    expect(withdrawalFee(1, { fixed_amount: 0, bps: 0, min_amount: 0 })).toBe(0);
   });
 });
 

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mdrBps, planSale, splitShares, type PartyInput, type PaymentMethod } from '../../src/domain/fees.js';
+import { splitShares, type PartyInput, type PaymentMethod } from '../../src/domain/fees.js';
+import { defaultMdr, plan } from '../helpers/pricing.js';
 import { percentOf } from '../../src/domain/money.js';
 
 const parties = (shares: number[], extra: Partial<PartyInput<number>>[] = []): PartyInput<number>[] =>
@@ -13,10 +14,10 @@ const parties = (shares: number[], extra: Partial<PartyInput<number>>[] = []): P
 
 describe('the fee of a split charge is the fee of the whole charge', () => {
   it('10001 in 1×: 299 unsplit, and 299 split 33.33/33.33/33.34 (the 2 cents left over to the first rule)', () => {
-    expect(planSale('credit_card', 1, parties([10001])).fee).toBe(299);
+    expect(plan('credit_card', 1, parties([10001])).fee).toBe(299);
     const shares = splitShares(10001, [{ percentageBps: 3333 }, { percentageBps: 3333 }, { percentageBps: 3334 }]);
     expect(shares).toEqual([3334, 3333, 3334]);
-    const p = planSale('credit_card', 1, parties(shares));
+    const p = plan('credit_card', 1, parties(shares));
     expect(p.fee).toBe(299);
     // 299 × 3334 / 10001 = 99.67 → 99; 299 × 3333 / 10001 = 99.64 → 99; left over 2 → first
     expect(p.parties.map((x) => x.fee)).toEqual([101, 99, 99]);
@@ -25,8 +26,8 @@ describe('the fee of a split charge is the fee of the whole charge', () => {
   });
 
   it('100 in 1×: 3 unsplit, and 3 split 50/50 (2 + 1)', () => {
-    expect(planSale('credit_card', 1, parties([100])).fee).toBe(3);
-    const p = planSale('credit_card', 1, parties([50, 50]));
+    expect(plan('credit_card', 1, parties([100])).fee).toBe(3);
+    const p = plan('credit_card', 1, parties([50, 50]));
     expect(p.fee).toBe(3);
     expect(p.parties.map((x) => x.fee)).toEqual([2, 1]);
   });
@@ -34,15 +35,15 @@ describe('the fee of a split charge is the fee of the whole charge', () => {
   it('the remainder party (charge_remainder_fee) takes the cents left over, of the fee and of the gross', () => {
     const shares = splitShares(10001, [{ percentageBps: 3333 }, { percentageBps: 3333 }, { percentageBps: 3334 }], 2);
     expect(shares).toEqual([3333, 3333, 3335]);
-    const p = planSale('credit_card', 1, parties(shares, [{}, {}, { takesRemainder: true }]));
+    const p = plan('credit_card', 1, parties(shares, [{}, {}, { takesRemainder: true }]));
     expect(p.parties.map((x) => x.fee)).toEqual([99, 99, 101]);
-    expect(planSale('credit_card', 1, parties([50, 50], [{}, { takesRemainder: true }])).parties.map((x) => x.fee)).toEqual([1, 2]);
+    expect(plan('credit_card', 1, parties([50, 50], [{}, { takesRemainder: true }])).parties.map((x) => x.fee)).toEqual([1, 2]);
   });
 
   it('a party that does not bear fees passes its part (left-over cents included) to the first that does', () => {
-    const p = planSale('credit_card', 1, parties([50, 50], [{ bearsFee: false, takesRemainder: true }, {}]));
+    const p = plan('credit_card', 1, parties([50, 50], [{ bearsFee: false, takesRemainder: true }, {}]));
     expect(p.parties.map((x) => x.fee)).toEqual([0, 3]);
-    const q = planSale('credit_card', 1, parties([7000, 3000], [{}, { bearsFee: false }]));
+    const q = plan('credit_card', 1, parties([7000, 3000], [{}, { bearsFee: false }]));
     expect(q.parties.map((x) => [x.fee, x.net])).toEqual([
       [299, 6701],
       [0, 3000],
@@ -50,7 +51,7 @@ describe('the fee of a split charge is the fee of the whole charge', () => {
   });
 
   it('with installments: the whole fee at the installment MDR, every receivable adding up to it', () => {
-    const p = planSale('credit_card', 3, parties([3334, 3333, 3334]));
+    const p = plan('credit_card', 3, parties([3334, 3333, 3334]));
     expect(p.fee).toBe(percentOf(10001, 349)); // 349.03 → 349
     const all = p.parties.flatMap((x) => x.installments);
     expect(all.reduce((a, x) => a + x.fee, 0)).toBe(349);
@@ -89,11 +90,11 @@ describe('the fee of a split charge is the fee of the whole charge', () => {
         );
         let p;
         try {
-          p = planSale(method, n, input);
+          p = plan(method, n, input);
         } catch {
           return; // a share too small for its installments is refused; nothing to add up
         }
-        const whole = percentOf(amount, mdrBps(method, n));
+        const whole = percentOf(amount, defaultMdr(method, n));
         expect(p.fee).toBe(whole);
         expect(p.parties.reduce((a, x) => a + x.fee, 0)).toBe(whole);
         const all = p.parties.flatMap((x) => x.installments);

@@ -40,13 +40,15 @@ export async function testEnv(
     readMemo?: boolean;
     /** when requests run the due work (default: the service's window, test/helpers/due.ts has others) */
     due?: import('../../src/server/pipeline/due.js').DuePolicy;
+    /** the server's pricing (default: the defaults) */
+    pricing?: import('../../src/domain/pricing.js').Pricing;
   } = {},
 ): Promise<TestEnv> {
   const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
   const clock = new ManualClock();
   const pgSchema = backend === 'postgres' && !opts.openDb ? await freshPgSchema() : undefined;
   const db = opts.openDb ? await opts.openDb(dir) : pgSchema ? await openPostgres(pgSchema.url) : undefined;
-  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, uploadLimits: opts.uploadLimits ?? { rate: null }, mode: opts.mode, db, readMemo: opts.readMemo, due: opts.due });
+  const rt = await openRuntime({ dataDir: dir, clock, validateResponses: true, rateLimit: opts.rateLimit ?? null, uploadLimits: opts.uploadLimits ?? { rate: null }, mode: opts.mode, db, readMemo: opts.readMemo, due: opts.due, pricing: opts.pricing });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
   const auth = (m = merchant) => basic(m.public_key, m.secret_key);

@@ -130,6 +130,7 @@ describe('GET /checkout/{id}: the page', () => {
       public_key: env.merchant.public_key,
       amount: 5000,
       max_installments: 3,
+      interest: { interest: 'merchant', buyer_monthly_interest_bps: null, free_installments: null },
       methods: ['credit_card', 'pix'],
       tokens_url: '/v1/tokens',
       pay_url: `/checkout/${link.id}/pay`,
@@ -155,7 +156,7 @@ describe('GET /checkout/{id}: the page', () => {
     const fixed = await page(`/checkout/${(await createLink({ amount: 123456 })).id}`);
     expect(fixed.html).toContain('<span class="total-value" id="total-value">R$ 1.234,56</span>');
     expect(fixed.html).not.toContain('id="amount"');
-    expect(fixed.html).toContain('<option value="3">3× de R$ 411,52 sem juros</option>');
+    expect(fixed.html).toContain('<option value="3">3x de R$ 411,52 sem juros</option>');
     const open = await page(`/checkout/${(await createLink({ amount: undefined, max_installments: 1 })).id}`);
     expect(open.html).toContain('<label for="amount">Valor a pagar (R$)</label>');
     expect(open.html).toContain('Você escolhe o valor');
@@ -224,8 +225,8 @@ describe('format helpers shared by the page and its script', () => {
     expect(parseBRL('12,345')).toBeNull();
     expect(parseBRL('abc')).toBeNull();
     expect(parseBRL('')).toBeNull();
-    expect(installmentLabel(7990, 3)).toBe('3× sem juros (1ª de R$ 26,64, demais de R$ 26,63)');
-    expect(installmentLabel(9000, 3)).toBe('3× de R$ 30,00 sem juros');
+    expect(installmentLabel(7990, 3)).toBe('3x sem juros (1ª de R$ 26,64, demais de R$ 26,63)');
+    expect(installmentLabel(9000, 3)).toBe('3x de R$ 30,00 sem juros');
   });
 
   it('escapes HTML and JSON for a script data block', () => {
@@ -244,7 +245,7 @@ describe('POST /checkout/{id}/pay', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(201);
     expect(r.body.message).toBe('Payment confirmed');
     expect(Object.keys(r.body.data).sort()).toEqual(
-      ['amount', 'boleto', 'card', 'failure_code', 'installments', 'paid_at', 'payment_method', 'pix', 'receipt_id', 'redirect_url', 'status'].sort(),
+      ['amount', 'boleto', 'card', 'failure_code', 'installments', 'paid_at', 'payment_method', 'pix', 'receipt_id', 'redirect_url', 'status', 'total_amount'].sort(),
     );
     expect(r.body.data).toMatchObject({
       status: 'captured',

@@ -82,7 +82,7 @@ describe('settlement on business days in São Paulo', () => {
     const a = await env.call('POST', '/v1/anticipations', { receivable_ids: [r!.id] });
     expect(a.status, JSON.stringify(a.body)).toBe(201);
     // Thursday 15 Jan → Wednesday 18 Feb: 34 days, not 30
-    expect(a.body.data).toMatchObject({ status: 'approved', total_fee_amount: anticipationFee(r!.net_amount, 34) });
-    expect(anticipationFee(r!.net_amount, 34)).not.toBe(anticipationFee(r!.net_amount, 30));
+    expect(a.body.data).toMatchObject({ status: 'approved', total_fee_amount: anticipationFee(r!.net_amount, 34, 250) });
+    expect(anticipationFee(r!.net_amount, 34, 250)).not.toBe(anticipationFee(r!.net_amount, 30, 250));
   });
 });

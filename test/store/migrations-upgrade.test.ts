@@ -4,6 +4,9 @@
  * - 620: every card token keeps its data, the tokens of one number may then be several, and
  *   the new match key is unique per merchant.
  * - 621: uploads a document of their merchant names count as attached; the others do not.
+ * - 720: merchants, charges and payment links keep every row, none rewritten: no merchant
+ *   override, charges without recorded rates or total (read as the defaults and their amount),
+ *   links whose merchant pays the interest.
  * - 730: charges captured before it were captured whole: captured_amount = amount.
  */
 import Database from 'better-sqlite3';
@@ -107,6 +110,30 @@ it('621 counts an upload as attached when a document of its merchant names it, h
       { key: 'b.png', attached_at: null },
       { key: 'c.png', attached_at: null },
     ]);
+  } finally {
+    await r.close();
+  }
+});
+
+it('720 keeps every merchant, charge and link, rewriting none: no override, no recorded rates, merchant interest', async () => {
+  const r = await raw();
+  try {
+    await upgrade(
+      r,
+      720,
+      `${MERCHANT}
+       INSERT INTO charges (id, merchant_id, amount, currency, status, payment_method, product_type, installments, customer, items, split_rules, parties, created_at, updated_at)
+         VALUES ('c1', 'm1', 10000, 'BRL', 'captured', 'credit_card', 'digital', 3, '{}', '[]', '[]', '[]', '${T}', '${T}');
+       INSERT INTO payment_links (id, merchant_id, title, product_type, allowed_payment_methods, max_installments, status, created_by, created_at, updated_at)
+         VALUES ('l1', 'm1', 'Curso', 'digital', '["credit_card"]', 12, 'active', 'k1', '${T}', '${T}');`,
+    );
+    expect(await r.all('SELECT id, pricing FROM merchants ORDER BY id')).toEqual([
+      { id: 'm1', pricing: null },
+      { id: 'm2', pricing: null },
+    ]);
+    const [c] = await r.all('SELECT amount, total_amount, interest_amount, pricing FROM charges');
+    expect({ ...c, amount: Number(c!.amount), interest_amount: Number(c!.interest_amount) }).toEqual({ amount: 10000, total_amount: null, interest_amount: 0, pricing: null });
+    expect(await r.all('SELECT interest FROM payment_links')).toEqual([{ interest: 'merchant' }]);
   } finally {
     await r.close();
   }

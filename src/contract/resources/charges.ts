@@ -7,10 +7,12 @@ import { CARD_BRANDS } from '../../domain/brands.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { MAX_CHARGE_AMOUNT, MAX_INSTALLMENTS } from '../../domain/fees.js';
 import { AUTHORIZATION_VALID_DAYS, VOID_REASONS } from '../../domain/capture.js';
+import { INTEREST_MODES } from '../../domain/pricing.js';
 import { PIX_MAX_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { customerTaxIdProblem, isValidCnpj, isValidCpf } from '../../domain/taxid.js';
 import { DEFAULT_PAY_UNTIL_DAYS, MAX_DUE_DAYS_AHEAD, MAX_FINE_BPS, MAX_INTEREST_MONTHLY_BPS, MAX_PAY_UNTIL_DAYS } from '../../domain/dueAmount.js';
 import { addressCreate } from './submerchants.js';
+import { chargePricing } from './pricing.js';
 
 export const CHARGE_STATUSES = statusesOf('charge') as [StatusOf<'charge'>, ...StatusOf<'charge'>[]];
 export const PAYMENT_METHODS = ['credit_card', 'pix', 'boleto'] as const;
@@ -109,6 +111,10 @@ export const cardDetails = z.strictObject({
     .max(MAX_INSTALLMENTS, { error: `must be at most ${MAX_INSTALLMENTS}` })
     .optional()
     .describe('1 to 12, default 1'),
+  interest: z
+    .enum(INTEREST_MODES, { error: `must be one of: ${INTEREST_MODES.join(', ')}` })
+    .optional()
+    .describe('who pays the installments\' interest: merchant (default: the MDR only) or buyer (Price table above the free installments of the pricing)'),
 });
 
 const bps = (max: number, what: string) =>
@@ -211,6 +217,9 @@ export const charge = z.object({
   payment_method: z.enum(PAYMENT_METHODS),
   product_type: z.string(),
   installments: z.int(),
+  total_amount: money().describe('what the buyer pays: amount + interest_amount (installments × the installment value when the buyer pays interest)'),
+  interest_amount: money().describe('the interest the buyer pays on top of amount (0 unless payment_details.interest is buyer above the free installments)'),
+  pricing: chargePricing,
   shipping_amount: money(),
   customer: z.object({
     name: z.string(),
@@ -272,12 +281,12 @@ export const charge = z.object({
     .nullable()
     .describe('the terms of a boleto or a PIX with a due date; null for other charges'),
   paid_amount: money().nullable().describe('boleto and PIX with a due date: what the payer paid (the amount due on the day), once paid'),
-  fee_amount: money().nullable().describe('MDR of the whole charge, set on capture'),
-  net_amount: money().nullable().describe('amount − fee_amount, set on capture'),
+  fee_amount: money().nullable().describe('MDR of the whole charge (of captured_amount), or a boleto\'s fixed fee (pricing.boleto_fee_amount), set on capture'),
+  net_amount: money().nullable().describe('captured_amount − fee_amount, set on capture'),
   failure_code: z.string().nullable(),
   failure_reason: z.string().nullable(),
   captured_at: timestamp().nullable(),
-  captured_amount: money().nullable().describe('cents captured, set on capture: amount (paid_amount for a boleto or a PIX with a due date), or less after a partial capture (the rest of the authorisation is released)'),
+  captured_amount: money().nullable().describe('cents captured, set on capture: total_amount (paid_amount for a boleto or a PIX with a due date), or less after a partial capture (the rest of the authorisation is released)'),
   authorized_at: timestamp().nullable().describe('when a charge created with capture false was authorised'),
   voided_at: timestamp().nullable().describe('when the authorisation was voided'),
   void_reason: z.enum(VOID_REASONS).nullable().describe(`requested (POST /v1/charges/{id}/void) or expired (not captured within ${AUTHORIZATION_VALID_DAYS} days)`),
@@ -300,7 +309,7 @@ export type RefundCreate = z.infer<typeof refundCreate>;
 export const chargeCaptureRequest = z.strictObject({
   amount: positiveCents()
     .optional()
-    .describe('cents to capture, 1 to the authorised amount; default all of it (the rest of the authorisation is released)'),
+    .describe('cents to capture, 1 to the authorised total_amount; default all of it (the rest of the authorisation is released)'),
 });
 export type ChargeCaptureRequest = z.infer<typeof chargeCaptureRequest>;
 

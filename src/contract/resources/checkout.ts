@@ -71,6 +71,7 @@ export const checkoutPayment = z.object({
   payment_method: z.enum(PAYMENT_METHODS),
   amount: money(),
   installments: z.int(),
+  total_amount: money().describe('what the buyer pays: amount plus any installment interest'),
   card: z.object({ brand: z.enum(CARD_BRANDS), last_four: z.string() }).nullable(),
   pix: z
     .object({

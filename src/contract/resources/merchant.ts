@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { endpoint, type CliPresentation } from '../endpoint.js';
 import { timestamp, uuid } from '../common.js';
+import { pricingDocument } from './pricing.js';
 
 /** The authenticated merchant (an extension: lets a client check its key and see its wallet). */
 export const merchant = z.object({
@@ -10,6 +11,7 @@ export const merchant = z.object({
   pin_enabled: z.boolean(),
   mode: z.enum(['sandbox', 'production']),
   clock: timestamp().describe("the merchant's clock (moved by the sandbox clock)"),
+  pricing: pricingDocument.describe("the merchant's effective pricing: the server's, with the merchant's override laid over it; new charges are priced by it"),
   created_at: timestamp(),
 });
 export type Merchant = z.infer<typeof merchant>;

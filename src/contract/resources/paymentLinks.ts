@@ -5,6 +5,7 @@ import { currency, isoDateTime, listQuery, metadata, money, nonEmpty, qEnum, tim
 import { chargeCents } from './charges.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
 import { HTTPS_IMAGE_RULE, httpsImageUrlProblem } from '../../domain/urls.js';
+import { INTEREST_MODES } from '../../domain/pricing.js';
 
 export const PAYMENT_LINK_STATUSES = statusesOf('payment_link') as [StatusOf<'payment_link'>, ...StatusOf<'payment_link'>[]];
 export const LINK_PAYMENT_METHODS = ['credit_card', 'pix', 'boleto'] as const;
@@ -42,6 +43,10 @@ const installments = () =>
     .int({ error: `must be a whole number from 1 to ${LINK_MAX_INSTALLMENTS}` })
     .min(1, { error: 'must be at least 1' })
     .max(LINK_MAX_INSTALLMENTS, { error: `must be at most ${LINK_MAX_INSTALLMENTS}` });
+const interest = () =>
+  z
+    .enum(INTEREST_MODES, { error: `must be one of: ${INTEREST_MODES.join(', ')}` })
+    .describe("who pays the card installments' interest: merchant (every option interest-free) or buyer (Price table above the pricing's free installments); buyer needs credit_card");
 const maxUses = () => z.int({ error: 'must be a whole number' }).min(1, { error: 'must be at least 1' }).max(1_000_000_000);
 const productType = () => z.enum(LINK_PRODUCT_TYPES, { error: `must be one of: ${LINK_PRODUCT_TYPES.join(', ')}` });
 
@@ -54,6 +59,7 @@ export const paymentLinkCreate = z.strictObject({
   amount: chargeCents().optional().describe('cents; omit to let the buyer enter the value'),
   currency: currency().optional(),
   max_installments: installments().optional().describe('1 to 12; default 1'),
+  interest: interest().optional().describe('merchant (default) or buyer: who pays the interest of card installments above the free installments'),
   expires_at: isoDateTime().optional(),
   max_uses: maxUses().optional(),
   metadata: metadata().optional(),
@@ -76,6 +82,7 @@ export const paymentLinkUpdate = z
     amount: chargeCents().nullable().optional(),
     currency: currency().optional(),
     max_installments: installments().optional(),
+    interest: interest().optional(),
     expires_at: isoDateTime().nullable().optional(),
     max_uses: maxUses().nullable().optional(),
     metadata: metadata().optional(),
@@ -100,6 +107,7 @@ export const paymentLink = z.object({
   product_type: z.string(),
   allowed_payment_methods: z.array(z.enum(LINK_PAYMENT_METHODS)),
   max_installments: z.int(),
+  interest: z.enum(INTEREST_MODES).describe("who pays the card installments' interest"),
   expires_at: timestamp().nullable(),
   max_uses: z.int().nullable(),
   current_uses: z.int(),

@@ -13,6 +13,7 @@ import { CHECKOUT_CSS, CHECKOUT_JS } from './assets.js';
 import { formatBRL } from '../../domain/money.js';
 import { LINK_PAYMENT_METHODS } from '../../contract/resources/paymentLinks.js';
 import { installmentLabel } from './format.js';
+import { MERCHANT_PAYS_INTEREST, type InterestTerms } from '../../domain/pricing.js';
 import { parseHttpsImageUrl } from '../../domain/urls.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
@@ -179,6 +180,8 @@ export interface PageConfig {
   public_key: string | null;
   amount: number | null;
   max_installments: number;
+  /** who pays the installments' interest, and at what terms: the link's setting over its merchant's pricing */
+  interest: InterestTerms;
   methods: PublicLink['methods'];
   tokens_url: string;
   pay_url: string;
@@ -201,6 +204,10 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
   const boleto = methods.includes('boleto');
   const maxInst = card ? Math.max(1, Number(r.max_installments)) : 1;
   const seller = escapeHtml(link.sellerName);
+  const buyer = r.interest === 'buyer' ? link.pricing.buyer_interest : null;
+  const interest: InterestTerms = buyer
+    ? { interest: 'buyer', buyer_monthly_interest_bps: buyer.monthly_bps, free_installments: buyer.free_installments }
+    : MERCHANT_PAYS_INTEREST;
   const initial = escapeHtml((link.sellerName.trim()[0] ?? 'M').toUpperCase());
 
   const config: PageConfig = {
@@ -208,6 +215,7 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
     public_key: card ? link.publicKey : null,
     amount,
     max_installments: maxInst,
+    interest,
     methods,
     tokens_url: '/v1/tokens',
     pay_url: `/checkout/${r.id}/pay`,
@@ -224,7 +232,7 @@ export function renderCheckoutPage(link: PublicLink, opts: { sandbox: boolean })
 ${methods.map((m, i) => `<label class="method"><input type="radio" name="method" value="${m}"${i === 0 ? ' checked' : ''}> <span>${METHOD_NAMES[m]}</span></label>`).join('\n')}
 </div>`
       : `<input type="hidden" name="method" value="${methods[0]}"><p class="only-method">${METHOD_NAMES[methods[0]!]}</p>`;
-  const installmentOptions = Array.from({ length: maxInst }, (_, i) => `<option value="${i + 1}">${escapeHtml(installmentLabel(amount, i + 1))}</option>`).join('');
+  const installmentOptions = Array.from({ length: maxInst }, (_, i) => `<option value="${i + 1}">${escapeHtml(installmentLabel(amount, i + 1, interest))}</option>`).join('');
   const cardFields = card
     ? `<div id="card-fields" class="card-fields">
 <div class="field" data-field="card-number">

@@ -1,8 +1,11 @@
 /**
  * Spot anticipation: pending card receivables of one wallet are paid ahead of their
- * settlement date for a fee of net × 2.5 % / 30 × days until settlement (per receivable,
- * rounded half up). In the sandbox the acquirer approves at once: the receivables become
- * `anticipated` and the wallet is credited the total net (reference_type anticipation), all
+ * settlement date for a fee of net × the monthly rate / 30 × days until settlement (per
+ * receivable, rounded half up). The rate is the one the receivable's charge recorded when it
+ * was created (its `pricing.anticipation_monthly_bps`; 2.5 % by default), not the pricing's of
+ * the moment. A receivable whose fee would take all of its net (a high rate, far from
+ * settlement) is not eligible: refused when named, passed over when filling an amount. In the
+ * sandbox the acquirer approves at once: the receivables become `anticipated` and the wallet is credited the total net (reference_type anticipation), all
  * in one transaction with the anticipation.approved event. When nothing is eligible the
  * anticipation is recorded as refused (anticipation.refused) with the reason.
  */
@@ -14,7 +17,7 @@ import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid } from '../errors.js';
-import type { ReceivableRow } from './charges/rows.js';
+import { ratesOf, type ChargeRow, type ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';
 import { credit } from './ledger.js';
 import { walletOf } from './wallets.js';
@@ -70,6 +73,25 @@ async function ownerWallet(q: Queryable, merchantId: string, submerchantId: stri
   return w;
 }
 
+type RatedCharge = Pick<ChargeRow, 'id' | 'pricing' | 'payment_method' | 'card_brand' | 'installments'>;
+
+/** The anticipation rate each receivable's charge recorded, by charge id (read 500 charges at a time). */
+async function anticipationRates(q: Queryable, receivables: readonly ReceivableRow[]): Promise<Map<string, number>> {
+  const ids = [...new Set(receivables.map((r) => r.charge_id))];
+  const out = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await q.all<RatedCharge>(`SELECT id, pricing, payment_method, card_brand, installments FROM charges WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+    for (const c of rows) out.set(c.id, ratesOf(c).anticipation_monthly_bps);
+  }
+  return out;
+}
+
+/** A receivable's anticipation fee now, at the rate its charge recorded. */
+function feeOf(r: ReceivableRow, rates: Map<string, number>, now: Date): number {
+  return anticipationFee(Number(r.net_amount), calendarDaysUntil(new Date(r.settlement_date), now), rates.get(r.charge_id)!);
+}
+
 export async function createAnticipation(ctx: ServiceContext, body: AnticipationRequest): Promise<Anticipation> {
   const now = ctx.now();
   const ts = now.toISOString();
@@ -102,7 +124,13 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
         else if (r.payment_method !== 'credit_card') problems.push(`${id} is a ${r.payment_method} receivable`);
         else if (r.settlement_date <= ts) problems.push(`${id} is already due`);
       });
-      if (problems.length) refusal = `Not eligible for anticipation (only pending card receivables before their settlement date): ${problems.join('; ')}`;
+      const rates = await anticipationRates(q, rows);
+      for (const r of rows) {
+        if (r.status !== 'pending' || r.payment_method !== 'credit_card' || r.settlement_date <= ts) continue;
+        const f = feeOf(r, rates, now);
+        if (f >= Number(r.net_amount)) problems.push(`${r.id}: its fee of ${f} cents would take all of its net of ${r.net_amount} cents`);
+      }
+      if (problems.length) refusal = `Not eligible for anticipation (only pending card receivables before their settlement date, whose fee is less than their net): ${problems.join('; ')}`;
       else picked = ids.map((id) => byId.get(id)!);
     } else {
       const candidates = await q.all<ReceivableRow>(
@@ -112,25 +140,28 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
         [walletId, ctx.merchantId, ts],
       );
       let left = body.amount!;
+      const rates = await anticipationRates(q, candidates);
       for (const r of candidates) {
         if (picked.length >= MAX_PICK) break;
-        if (Number(r.net_amount) <= left) {
+        // passed over: a receivable whose fee would take all of its net
+        if (Number(r.net_amount) <= left && feeOf(r, rates, now) < Number(r.net_amount)) {
           picked.push(r);
           left -= Number(r.net_amount);
         }
       }
       if (!picked.length) {
         refusal = candidates.length
-          ? `No pending receivable fits in ${body.amount} cents; the smallest available nets ${Math.min(...candidates.map((c) => Number(c.net_amount)))} cents`
+          ? `No pending receivable fits in ${body.amount} cents with a fee less than its net; the smallest available nets ${Math.min(...candidates.map((c) => Number(c.net_amount)))} cents`
           : 'No pending card receivable is available for anticipation';
       }
     }
 
     const id = deps.ids();
+    const rates = await anticipationRates(q, picked);
     let gross = 0;
     let fee = 0;
     const fees = picked.map((r) => {
-      const f = anticipationFee(Number(r.net_amount), calendarDaysUntil(new Date(r.settlement_date), now));
+      const f = feeOf(r, rates, now);
       gross += Number(r.net_amount);
       fee += f;
       return f;

@@ -16,9 +16,9 @@
  */
 import type { Charge, ChargeCreate, CheckoutChargeStatus, CheckoutPayment, CheckoutPayRequest } from '../../contract/index.js';
 import { MAX_CHARGE_AMOUNT } from '../../domain/fees.js';
+import type { Pricing } from '../../domain/pricing.js';
 import { PIX_DEFAULT_EXPIRES_IN_S, PIX_MIN_EXPIRES_IN_S } from '../../domain/sandbox.js';
 import { addDays, localDate } from '../../domain/calendar.js';
-import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
 import { formatBRL } from '../../domain/money.js';
 import { json, type Queryable } from '../../store/db.js';
 import { clockOffset, serviceContext, type ServiceDeps } from './context.js';
@@ -26,6 +26,7 @@ import { ApiError, invalid, notFound } from '../errors.js';
 import { createCharge } from './charges/create.js';
 import { expireDuePixCharges } from './charges/due.js';
 import { assertLinkPayable, effectiveStatus, LINK_COLUMNS, type LinkRow } from './paymentLinks.js';
+import { effectivePricing } from '../../domain/pricing.js';
 
 /** A PIX made at the checkout expires after 15 minutes (or when the link does, if sooner). */
 export const CHECKOUT_PIX_EXPIRES_IN_S = 900;
@@ -43,11 +44,13 @@ export interface PublicLink {
   publicKey: string | null;
   status: LinkRow['status'];
   methods: Array<'credit_card' | 'pix' | 'boleto'>;
+  /** the merchant's effective pricing: its buyer-interest terms price the installment options shown, its boleto fee bounds a boleto's amount */
+  pricing: Pricing;
 }
 
 export async function loadPublicLink(deps: ServiceDeps, id: string): Promise<PublicLink | null> {
-  const row = await deps.db.get<LinkRow & { m_clock_offset_ms: number; m_name: string; s_trade_name: string | null }>(
-    `SELECT ${LINK_COLUMNS.map((c) => `l.${c}`).join(', ')}, m.clock_offset_ms AS m_clock_offset_ms, m.name AS m_name, s.trade_name AS s_trade_name
+  const row = await deps.db.get<LinkRow & { m_clock_offset_ms: number; m_name: string; m_pricing: string | null; s_trade_name: string | null }>(
+    `SELECT ${LINK_COLUMNS.map((c) => `l.${c}`).join(', ')}, m.clock_offset_ms AS m_clock_offset_ms, m.name AS m_name, m.pricing AS m_pricing, s.trade_name AS s_trade_name
        FROM payment_links l JOIN merchants m ON m.id = l.merchant_id LEFT JOIN submerchants s ON s.id = l.submerchant_id
       WHERE l.id = ?`,
     [id],
@@ -68,11 +71,12 @@ export async function loadPublicLink(deps: ServiceDeps, id: string): Promise<Pub
     publicKey: key?.public_key ?? null,
     status: effectiveStatus(row, now),
     methods: json.from<PublicLink['methods']>(row.allowed_payment_methods, []),
+    pricing: effectivePricing(deps.pricing, row.m_pricing),
   };
 }
 
-/** Rules of the request against the link (400s), checked before anything is written. */
-function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'allowed_payment_methods'>, body: CheckoutPayRequest): number {
+/** Rules of the request against the link (400s), checked before anything is written; `boletoFee`: the merchant's pricing's. */
+function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'allowed_payment_methods'>, body: CheckoutPayRequest, boletoFee: number): number {
   const methods = json.from<string[]>(link.allowed_payment_methods, []);
   if (!methods.includes(body.payment_method)) throw invalid('payment_method', `this payment link accepts: ${methods.join(', ')}`);
   let amount: number;
@@ -89,8 +93,8 @@ function checkAgainstLink(link: Pick<LinkRow, 'amount' | 'max_installments' | 'a
     // a link stored before links had the cap: the buyer cannot fix it, the seller must
     throw new ApiError('business_rule', `This payment link's amount is above the charge limit of ${MAX_CHARGE_AMOUNT} cents; please contact the seller`);
   }
-  if (body.payment_method === 'boleto' && amount <= BOLETO_FEE_CENTS) {
-    throw invalid('amount', `must be more than ${formatBRL(BOLETO_FEE_CENTS)} to pay by boleto (its fee)`);
+  if (body.payment_method === 'boleto' && amount <= boletoFee) {
+    throw invalid('amount', `must be more than ${formatBRL(boletoFee)} to pay by boleto (its fee)`);
   }
   const installments = body.payment_method === 'credit_card' ? (body.installments ?? 1) : 1;
   if (installments > Number(link.max_installments)) {
@@ -121,6 +125,7 @@ function toPayment(c: Charge, redirectUrl: string | null, qrImage: string | null
     payment_method: c.payment_method,
     amount: c.amount,
     installments: c.installments,
+    total_amount: c.total_amount,
     card: c.card ? { brand: c.card.brand, last_four: c.card.last_four } : null,
     pix: c.pix && qrImage ? { qr_code: c.pix.qr_code, qr_code_image: qrImage, expires_at: c.pix.expires_at } : null,
     boleto: c.boleto
@@ -148,7 +153,7 @@ export interface LinkPayment {
 export async function checkPayment(deps: ServiceDeps, linkId: string, body: CheckoutPayRequest): Promise<LinkPayment> {
   const link = await loadPublicLink(deps, linkId);
   if (!link) throw notFound('Payment link');
-  return { link, amount: checkAgainstLink(link.row, body) };
+  return { link, amount: checkAgainstLink(link.row, body, link.pricing.boleto_fee_amount) };
 }
 
 /**
@@ -173,7 +178,7 @@ export async function payLink(deps: ServiceDeps, payment: LinkPayment, body: Che
     ...paymentOf(body, link.row, now),
   } as ChargeCreate;
   const client = deps.keyring.requestHash('checkout client\n', from.client);
-  const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId });
+  const guard = async (q: Queryable, chargeId: string) => reserveUse(q, linkId, body, amount, now, { client, chargeId, boletoFee: link.pricing.boleto_fee_amount });
   let created: Charge;
   try {
     created = (await createCharge(mctx, charge, { paymentLinkId: linkId, guard })).record;
@@ -185,10 +190,10 @@ export async function payLink(deps: ServiceDeps, payment: LinkPayment, body: Che
 }
 
 /** The payment method and details of a checkout payment's charge. */
-function paymentOf(body: CheckoutPayRequest, link: Pick<LinkRow, 'expires_at'>, now: Date): Pick<ChargeCreate, 'payment_method' | 'payment_details'> {
+function paymentOf(body: CheckoutPayRequest, link: Pick<LinkRow, 'expires_at' | 'interest'>, now: Date): Pick<ChargeCreate, 'payment_method' | 'payment_details'> {
   switch (body.payment_method) {
     case 'credit_card':
-      return { payment_method: 'credit_card', payment_details: { token: body.token, installments: body.installments ?? 1 } };
+      return { payment_method: 'credit_card', payment_details: { token: body.token, installments: body.installments ?? 1, interest: link.interest } };
     case 'pix':
       return { payment_method: 'pix', payment_details: { expires_in: pixExpiresIn(link, now) } };
     case 'boleto':
@@ -222,13 +227,13 @@ async function reserveUse(
   body: CheckoutPayRequest,
   amount: number,
   now: Date,
-  hold: { client: string; chargeId: string },
+  hold: { client: string; chargeId: string; boletoFee: number },
 ): Promise<void> {
   const row = await q.get<LinkRow>(`SELECT ${LINK_COLUMNS.join(', ')} FROM payment_links WHERE id = ?${q.dialect.forUpdate}`, [linkId]);
   if (!row) throw notFound('Payment link');
   assertLinkPayable(row, now);
   try {
-    if (checkAgainstLink(row, body) !== amount) throw invalid('amount', 'changed');
+    if (checkAgainstLink(row, body, hold.boletoFee) !== amount) throw invalid('amount', 'changed');
   } catch {
     throw new ApiError('conflict', 'The payment link changed while you were paying; reload the page and try again');
   }

@@ -7,6 +7,7 @@
 import type { BodyOut, QueryOut } from '../../contract/endpoint.js';
 import type { endpoints } from '../../contract/index.js';
 import type { IdGenerator } from '../../domain/ids.js';
+import type { Pricing } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import type { FileStore } from '../../store/files.js';
 import type { Caches } from '../caches.js';
@@ -25,6 +26,8 @@ export interface ServiceDeps {
   /** where uploaded files live: a directory (SQLite) or the database (PostgreSQL); see store/files.ts */
   files: FileStore;
   mode: Mode;
+  /** the server's pricing (`--pricing FILE` / MPAY_PRICING, else the defaults); a merchant's override is laid over it (services/pricing.ts) */
+  pricing: Pricing;
   /** public origin for links the service hands out (checkout_url, file url) */
   publicBaseUrl?: string;
   /** structured log lines (the pipeline's, due work's and the webhook worker's); never bodies or headers */

@@ -8,6 +8,7 @@ import { PIN_LOCK_MS, PIN_MAX_ATTEMPTS } from '../../domain/pin.js';
 import type { Merchant } from '../../contract/resources/merchant.js';
 import type { Mode, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError, notFound } from '../errors.js';
+import { effectivePricing, type Pricing } from '../../domain/pricing.js';
 import { createWallet, walletOf } from './wallets.js';
 
 export interface KeyPair {
@@ -62,8 +63,8 @@ export async function createMerchant(
 
 /** The merchant record of GET /v1/merchant. */
 export async function merchantRecord(ctx: ServiceContext): Promise<Merchant> {
-  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; created_at: string }>(
-    'SELECT id, name, pin_hash, created_at FROM merchants WHERE id = ?',
+  const m = await ctx.db.get<{ id: string; name: string; pin_hash: string | null; pricing: string | null; created_at: string }>(
+    'SELECT id, name, pin_hash, pricing, created_at FROM merchants WHERE id = ?',
     [ctx.merchantId],
   );
   const walletId = m && (ctx.walletId ?? (await walletOf(ctx.db, 'merchant', m.id)));
@@ -75,6 +76,7 @@ export async function merchantRecord(ctx: ServiceContext): Promise<Merchant> {
     pin_enabled: !!m.pin_hash,
     mode: ctx.deps.mode,
     clock: ctx.now().toISOString(),
+    pricing: effectivePricing(ctx.deps.pricing, m.pricing),
     created_at: m.created_at,
   };
 }
@@ -195,4 +197,14 @@ export async function disablePin(ctx: ServiceContext, currentPin: string): Promi
     ctx.merchantId,
   ]);
   return merchantRecord(ctx);
+}
+
+/**
+ * The effective pricing of a merchant, read in the caller's transaction (or from the store):
+ * the server's pricing with its override laid over it. Here, not in services/pricing.ts, so a
+ * withdrawal or a charge reads it without loading the pricing document's schema.
+ */
+export async function merchantPricing(q: Queryable, deps: Pick<ServiceDeps, 'pricing'>, merchantId: string): Promise<Pricing> {
+  const m = await q.get<{ pricing: string | null }>('SELECT pricing FROM merchants WHERE id = ?', [merchantId]);
+  return effectivePricing(deps.pricing, m?.pricing);
 }

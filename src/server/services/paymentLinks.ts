@@ -1,6 +1,5 @@
 import type { PaymentLink, PaymentLinkUpdate } from '../../contract/resources/paymentLinks.js';
 import { assertTransition, canTransition } from '../../domain/lifecycle.js';
-import { BOLETO_FEE_CENTS } from '../../domain/fees.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import type { BodyFor, Page, PageRequest, QueryFor, ServiceContext, ServiceDeps } from './context.js';
@@ -8,6 +7,7 @@ import { ApiError, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { listPage } from '../lists.js';
 import { assertSubmerchantOf } from './onboarding.js';
+import { merchantPricing } from './merchants.js';
 
 export interface LinkRow {
   id: string;
@@ -20,6 +20,8 @@ export interface LinkRow {
   product_type: string;
   allowed_payment_methods: string;
   max_installments: number;
+  /** who pays the card installments' interest (merchant | buyer) */
+  interest: PaymentLink['interest'];
   expires_at: string | null;
   max_uses: number | null;
   current_uses: number;
@@ -37,7 +39,7 @@ export interface LinkRow {
 
 export const LINK_COLUMNS = [
   'id', 'merchant_id', 'submerchant_id', 'title', 'description', 'amount', 'currency', 'product_type', 'allowed_payment_methods',
-  'max_installments', 'expires_at', 'max_uses', 'current_uses', 'status', 'redirect_url', 'cover_image_url', 'primary_color',
+  'max_installments', 'interest', 'expires_at', 'max_uses', 'current_uses', 'status', 'redirect_url', 'cover_image_url', 'primary_color',
   'summary_color', 'logo_url', 'metadata', 'created_by', 'created_at', 'updated_at',
 ] as const;
 
@@ -64,6 +66,7 @@ export function toLinkRecord(r: LinkRow, baseUrl: string, now: Date): PaymentLin
     product_type: r.product_type,
     allowed_payment_methods: json.from<PaymentLink['allowed_payment_methods']>(r.allowed_payment_methods, []),
     max_installments: Number(r.max_installments),
+    interest: r.interest,
     expires_at: r.expires_at,
     max_uses: r.max_uses === null ? null : Number(r.max_uses),
     current_uses: Number(r.current_uses),
@@ -80,17 +83,25 @@ export function toLinkRecord(r: LinkRow, baseUrl: string, now: Date): PaymentLin
   };
 }
 
-/** Rules on the whole link (after a create or a merge of a PATCH). */
-export function checkLinkRules(r: Pick<LinkRow, 'amount' | 'max_installments' | 'allowed_payment_methods' | 'max_uses' | 'current_uses'>): void {
+/**
+ * Rules on the whole link (after a create or a merge of a PATCH). `boletoFee`: the fixed fee of a
+ * paid boleto in the merchant's pricing now, which a fixed amount must exceed when boleto is allowed.
+ */
+export function checkLinkRules(r: Pick<LinkRow, 'amount' | 'max_installments' | 'interest' | 'allowed_payment_methods' | 'max_uses' | 'current_uses'>, boletoFee: number): void {
   const methods = json.from<string[]>(r.allowed_payment_methods, []);
-  if (methods.includes('boleto') && r.amount !== null && Number(r.amount) <= BOLETO_FEE_CENTS) {
-    throw new ApiError('validation_error', `amount: a boleto must be of more than its fee (${BOLETO_FEE_CENTS} cents)`, [
-      { field: 'amount', message: `must be more than ${BOLETO_FEE_CENTS} cents (the boleto fee) when boleto is in allowed_payment_methods` },
+  if (methods.includes('boleto') && r.amount !== null && Number(r.amount) <= boletoFee) {
+    throw new ApiError('validation_error', `amount: a boleto must be of more than its fee (${boletoFee} cents)`, [
+      { field: 'amount', message: `must be more than ${boletoFee} cents (the boleto fee) when boleto is in allowed_payment_methods` },
     ]);
   }
   if (r.max_installments > 1 && !methods.includes('credit_card')) {
     throw new ApiError('validation_error', 'max_installments: installments need credit_card in allowed_payment_methods', [
       { field: 'max_installments', message: 'must be 1 unless credit_card is in allowed_payment_methods' },
+    ]);
+  }
+  if (r.interest === 'buyer' && !methods.includes('credit_card')) {
+    throw new ApiError('validation_error', 'interest: buyer interest is for card installments; it needs credit_card in allowed_payment_methods', [
+      { field: 'interest', message: 'must be merchant unless credit_card is in allowed_payment_methods' },
     ]);
   }
   if (r.max_uses !== null && Number(r.max_uses) <= Number(r.current_uses)) {
@@ -111,6 +122,7 @@ const PATCHABLE: Record<keyof PaymentLinkUpdate, (v: unknown) => unknown> = {
   amount: (v) => v,
   currency: (v) => v,
   max_installments: (v) => v,
+  interest: (v) => v,
   expires_at: (v) => (v === null ? null : new Date(v as string).toISOString()),
   max_uses: (v) => v,
   metadata: (v) => JSON.stringify(v),
@@ -121,8 +133,8 @@ const PATCHABLE: Record<keyof PaymentLinkUpdate, (v: unknown) => unknown> = {
   logo_url: (v) => v,
 };
 
-/** Applies a PATCH to a link row inside the caller's transaction; returns the new row. */
-export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUpdate, now: Date): Promise<LinkRow> {
+/** Applies a PATCH to a link row inside the caller's transaction (`boletoFee`: checkLinkRules'); returns the new row. */
+export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUpdate, now: Date, boletoFee: number): Promise<LinkRow> {
   const current = effectiveStatus(row, now);
   if (current === 'expired' || current === 'exhausted') {
     throw new ApiError('invalid_state', `The payment link is ${current}; a ${current} link can no longer be changed`);
@@ -141,7 +153,7 @@ export async function patchLink(q: Queryable, row: LinkRow, patch: PaymentLinkUp
     throw new ApiError('validation_error', 'expires_at: must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
   }
   if (patch.status !== undefined) next.status = patch.status;
-  checkLinkRules(next);
+  checkLinkRules(next, boletoFee);
   next.updated_at = now.toISOString();
   set.updated_at = next.updated_at;
   if (moves) await transition(q, 'payment_link', row.id, row.status, patch.status!, set);
@@ -176,6 +188,7 @@ export async function createLink(ctx: LinkContext, body: BodyFor<'paymentLinks.c
     product_type: body.product_type,
     allowed_payment_methods: JSON.stringify(body.allowed_payment_methods),
     max_installments: body.max_installments ?? 1,
+    interest: body.interest ?? 'merchant',
     expires_at: expiresAt,
     max_uses: body.max_uses ?? null,
     current_uses: 0,
@@ -190,7 +203,7 @@ export async function createLink(ctx: LinkContext, body: BodyFor<'paymentLinks.c
     created_at: ts,
     updated_at: ts,
   };
-  checkLinkRules(row);
+  checkLinkRules(row, (await merchantPricing(ctx.db, ctx.deps, ctx.merchantId)).boleto_fee_amount);
   return ctx.db.tx(async (q) => {
     if (row.submerchant_id) await assertSubmerchantOf(q, ctx.merchantId, row.submerchant_id);
     await q.run(`INSERT INTO payment_links (${COLS}) VALUES (${LINK_COLUMNS.map(() => '?').join(', ')})`, LINK_COLUMNS.map((c) => row[c]));
@@ -214,7 +227,7 @@ export async function updateLink(ctx: LinkContext, id: string, body: BodyFor<'pa
     const row = await q.get<LinkRow>(`SELECT ${COLS} FROM payment_links WHERE id = ? AND merchant_id = ?${q.dialect.forUpdate}`, [id, ctx.merchantId]);
     if (!row) throw notFound('Payment link');
     if (body.submerchant_id) await assertSubmerchantOf(q, ctx.merchantId, body.submerchant_id);
-    const next = await patchLink(q, row, body, now);
+    const next = await patchLink(q, row, body, now, (await merchantPricing(q, ctx.deps, ctx.merchantId)).boleto_fee_amount);
     return toLinkRecord(next, ctx.baseUrl, now);
   });
 }

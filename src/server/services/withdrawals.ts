@@ -10,7 +10,7 @@ import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
 import { credit, debit } from './ledger.js';
-import { checkPin } from './merchants.js';
+import { checkPin, merchantPricing } from './merchants.js';
 import { assertSubmerchantOf } from './onboarding.js';
 import { walletOfMerchant } from './wallets.js';
 import { listPage } from '../lists.js';
@@ -207,7 +207,8 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
   const seen = await byKey(ctx.db, ctx.merchantId, body.idempotency_key);
   if (seen) return replayOrConflict(seen, hash);
 
-  const fee = withdrawalFee(body.type, body.amount);
+  // the fee of the merchant's pricing now (a withdrawal is priced when it is made)
+  const fee = withdrawalFee(body.amount, (await merchantPricing(ctx.db, ctx.deps, ctx.merchantId)).withdrawal_fees[body.type]);
   if (fee >= body.amount) {
     throw new ApiError('business_rule', `amount: a ${body.type} withdrawal must be more than its fee of ${fee} cents`, [
       { field: 'amount', message: `must be more than the ${body.type} fee of ${fee} cents` },

@@ -29,6 +29,7 @@ import { m620_card_token_match } from './620_card_token_match.js';
 import { m621_file_attachment } from './621_file_attachment.js';
 import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_alg.js';
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
+import { m720_pricing } from './720_pricing.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
@@ -65,6 +66,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m621_file_attachment,
   m630_withdrawal_request_hash_alg,
   m710_submerchant_changes,
+  m720_pricing,
   m730_authorize_capture,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,

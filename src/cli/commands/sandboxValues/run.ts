@@ -1,8 +1,10 @@
 /**
- * `mpay sandbox values`: every value the sandbox treats specially and what it does. The rows
- * are computed from the modules the service itself decides with (test cards, payout magic
- * values, PIX limits, the clock and review request schemas), so this list cannot drift from
- * what the service does. Needs no target: it runs offline.
+ * `mpay sandbox values`: every value the sandbox treats specially and what it does, and the
+ * prices it charges. The rows are computed from the modules the service itself decides with
+ * (test cards, payout magic values, PIX limits, the clock and review request schemas, the
+ * pricing document and the Price table), so this list cannot drift from what the service does.
+ * Needs no target: without a profile it runs offline and shows the default pricing; with one it
+ * asks the profile's merchant for its effective pricing (GET /v1/merchant).
  */
 import {
   APPROVED_TEST_CARDS,
@@ -20,16 +22,16 @@ import { bankCodeWithDigit } from '../../../domain/boleto.js';
 import { DEFAULT_PAY_UNTIL_DAYS, MAX_PAY_UNTIL_DAYS } from '../../../domain/dueAmount.js';
 import { formatBRL } from '../../../domain/money.js';
 import { COMPLETE_AFTER_MS, PROCESS_AFTER_MS, SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
-import { detectBrand } from '../../../domain/brands.js';
+import { CARD_BRANDS, detectBrand } from '../../../domain/brands.js';
 import { AUTHORIZATION_VALID_DAYS } from '../../../domain/capture.js';
-import { ANTICIPATION_MONTHLY_BPS, BOLETO_FEE_CENTS, BOLETO_SETTLEMENT_DAYS, SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+import { BOLETO_SETTLEMENT_DAYS, SETTLEMENT_DAYS_PER_INSTALLMENT, type MdrBands } from '../../../domain/fees.js';
+import { WITHDRAWAL_TYPES, type WithdrawalFeeRule } from '../../../domain/payouts.js';
+import { DEFAULT_PRICING, installmentTerms, type Pricing } from '../../../domain/pricing.js';
 import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
 import { usage } from '../../errors.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';
 import { reviewRequest } from '../../../contract/resources/submerchants.js';
-import type { IO } from '../../io.js';
 import { painter, printData, resolveFormat } from '../../output.js';
-import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { SandboxValuesOptions } from './index.js';
 
@@ -52,8 +54,67 @@ function cardOutcome(number: string, expired = false): Pick<SandboxValue, 'outco
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 
-/** Every magic value of the sandbox, in the order a developer meets them. */
-export function sandboxValueRows(): SandboxValue[] {
+/** Whose pricing the rows show without a profile. */
+const NO_PROFILE: PricingSource = { whose: 'the defaults (no profile)' };
+
+/** Whose pricing the rows show: a short name for the outcome column, and the merchant's id (which goes to the detail, so that the outcome column stays narrow). */
+export interface PricingSource {
+  whose: string;
+  merchantId?: string;
+}
+
+const pct = (bps: number) => `${bps / 100} %`;
+
+const BANDS: Array<[keyof MdrBands, string]> = [
+  ['installments_1', '1x'],
+  ['installments_2_6', '2x–6x'],
+  ['installments_7_12', '7x–12x'],
+];
+
+function feeText(rule: WithdrawalFeeRule): string {
+  const parts = [rule.fixed_amount || !rule.bps ? formatBRL(rule.fixed_amount) : '', rule.bps ? pct(rule.bps) : ''].filter(Boolean).join(' + ');
+  return rule.min_amount ? `${parts}, at least ${formatBRL(rule.min_amount)}` : parts;
+}
+
+/** The prices of `pricing` (`source` says whose), one row per rate, with a worked example of buyer interest. */
+export function pricingRows(pricing: Pricing, source: PricingSource): SandboxValue[] {
+  const row = (value: string, outcome: string, detail: string): SandboxValue => ({ area: 'pricing', value, outcome, code: null, detail });
+  const rows: SandboxValue[] = [
+    row(
+      'effective pricing',
+      source.whose,
+      `${source.merchantId ? `merchant ${source.merchantId}: ` : ''}the server's pricing (mpay server start --pricing FILE, MPAY_PRICING) with the merchant's override laid over it (mpay admin merchants pricing set); GET /v1/merchant shows it; each charge keeps the rates it was created with`,
+    ),
+  ];
+  for (const [band, label] of BANDS) {
+    const byRate = new Map<number, string[]>();
+    for (const b of CARD_BRANDS) byRate.set(pricing.card_mdr_bps[b][band], [...(byRate.get(pricing.card_mdr_bps[b][band]) ?? []), b]);
+    for (const [bps, brands] of byRate) {
+      rows.push(row(`card MDR ${label}`, pct(bps), brands.length === CARD_BRANDS.length ? 'every brand' : brands.join(', ')));
+    }
+  }
+  rows.push(row('PIX MDR', pct(pricing.pix_mdr_bps), 'of the amount, rounded half up to the cent'));
+  rows.push(row('boleto fee', formatBRL(pricing.boleto_fee_amount), 'a fixed fee per paid boleto, whatever its amount; an unpaid one costs nothing'));
+  rows.push(row('anticipation', `${pct(pricing.anticipation_monthly_bps)} a month`, 'pro rata per calendar day until the business-day settlement date'));
+  for (const t of WITHDRAWAL_TYPES) rows.push(row(`withdrawal fee ${t}`, feeText(pricing.withdrawal_fees[t]), 'debited with the amount; netAmount = amount − fee'));
+  rows.push(row('chargeback fee', formatBRL(pricing.chargeback_fee_amount), 'debited from the merchant for a chargeback lost or accepted'));
+  const bi = pricing.buyer_interest;
+  const terms = { interest: 'buyer' as const, buyer_monthly_interest_bps: bi.monthly_bps, free_installments: bi.free_installments };
+  const example = installmentTerms(10_000, 12, terms);
+  rows.push(
+    row(
+      'buyer interest',
+      `${pct(bi.monthly_bps)} a month above ${bi.free_installments}x`,
+      `card charges and links with interest "buyer": up to ${bi.free_installments}x interest-free, above that the Price table (compound); e.g. R$ 100,00 in 12x: ${
+        example.with_interest ? `12x de ${formatBRL(example.installment_amount)} (total ${formatBRL(example.total_amount)})` : 'interest-free'
+      }`,
+    ),
+  );
+  return rows;
+}
+
+/** Every magic value of the sandbox, in the order a developer meets them, and the prices of `pricing`. */
+export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: PricingSource = NO_PROFILE): SandboxValue[] {
   const rows: SandboxValue[] = [];
   for (const n of APPROVED_TEST_CARDS) {
     rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; installment n settles ${SETTLEMENT_DAYS_PER_INSTALLMENT} × n days after capture, on a business day (see settlement)` });
@@ -100,7 +161,7 @@ export function sandboxValueRows(): SandboxValue[] {
     detail: `not paid by expires_at on the merchant clock: ${PIX_EXPIRED.failure_reason}`,
   });
 
-  rows.push(...dueRows());
+  rows.push(...dueRows(pricing));
 
   for (const v of SANDBOX_PAYOUT_VALUES) {
     rows.push({
@@ -146,7 +207,7 @@ export function sandboxValueRows(): SandboxValue[] {
     value: 'POST /v1/anticipations',
     outcome: 'approved',
     code: null,
-    detail: `the sandbox approves at once when pending card receivables are eligible (fee ${ANTICIPATION_MONTHLY_BPS / 100} % a month, pro rata per calendar day until the business-day settlement date); otherwise refused with a reason`,
+    detail: `the sandbox approves at once when pending card receivables are eligible (fee ${pct(pricing.anticipation_monthly_bps)} a month, or the rate each charge recorded, pro rata per calendar day until the business-day settlement date); otherwise refused with a reason`,
   });
   rows.push({
     area: 'webhooks',
@@ -155,18 +216,19 @@ export function sandboxValueRows(): SandboxValue[] {
     code: null,
     detail: 'sandbox mode accepts loopback and LAN receivers (production refuses them); link-local and metadata addresses are refused everywhere',
   });
+  rows.push(...pricingRows(pricing, source));
   return rows;
 }
 
 /** Boletos and PIX with a due date: the sandbox bank, how they are paid, the magic payers, expiry. */
-function dueRows(): SandboxValue[] {
+function dueRows(pricing: Pricing): SandboxValue[] {
   const rows: SandboxValue[] = [
     {
       area: 'boleto',
       value: 'payment_method boleto',
       outcome: 'pending',
       code: null,
-      detail: `slip of the sandbox bank ${bankCodeWithDigit()}; paid with \`mpay sandbox pay CHARGE_ID [--amount N] [--paid-on DAY]\` the amount due that day (discount, or fine and interest when late): then captured, settled D+${BOLETO_SETTLEMENT_DAYS} (next business day) net of the ${formatBRL(BOLETO_FEE_CENTS)} fee`,
+      detail: `slip of the sandbox bank ${bankCodeWithDigit()}; paid with \`mpay sandbox pay CHARGE_ID [--amount N] [--paid-on DAY]\` the amount due that day (discount, or fine and interest when late): then captured, settled D+${BOLETO_SETTLEMENT_DAYS} (next business day) net of the ${formatBRL(pricing.boleto_fee_amount)} fee (the one recorded when it was issued)`,
     },
     {
       area: 'pix (due date)',
@@ -257,9 +319,41 @@ function decideFailureReason(number: string, expired = false): string {
   return d.approved ? 'approved' : d.failure_reason;
 }
 
-export async function sandboxValues(g: Globals, io: IO): Promise<number> {
+/**
+ * Whose prices to show: with no profile (nor base URL or keys in the environment) the defaults,
+ * offline and without creating anything; otherwise the effective pricing of the profile's
+ * merchant (GET /v1/merchant, the embedded data directory or the remote server), or the
+ * defaults with a warning when it cannot be read.
+ */
+async function pricingToShow(env: RunEnv): Promise<{ pricing: Pricing; source: PricingSource }> {
+  const { globals: g, io } = env;
+  const { readConfig } = await import('../../config.js');
+  const cfg = readConfig(io.env);
+  const profile = cfg.profiles[g.profile ?? io.env.MPAY_PROFILE ?? cfg.current ?? 'default'];
+  const keysInEnv = !!(io.env.MPAY_PUBLIC_KEY && io.env.MPAY_SECRET_KEY);
+  if (!g.baseUrl && !io.env.MPAY_BASE_URL && !profile?.base_url && !profile?.public_key && !keysInEnv) {
+    return { pricing: DEFAULT_PRICING, source: NO_PROFILE };
+  }
+  try {
+    const target = await env.openTarget(g, io);
+    try {
+      const m = (await target.client.call('merchant.get', {})).data;
+      if (m.pricing) return { pricing: m.pricing, source: { whose: `merchant ${m.name}`, merchantId: m.id } };
+      throw new Error('the server does not say its pricing');
+    } finally {
+      await target.close();
+    }
+  } catch (e) {
+    if (!g.quiet) io.err(`warning: the merchant's pricing could not be read (${(e as Error).message}); showing the defaults\n`);
+    return { pricing: DEFAULT_PRICING, source: { whose: 'the defaults' } };
+  }
+}
+
+export async function sandboxValues(env: RunEnv): Promise<number> {
+  const { globals: g, io } = env;
   const format = resolveFormat(g, io);
-  const rows = sandboxValueRows();
+  const { pricing, source } = await pricingToShow(env);
+  const rows = sandboxValueRows(pricing, source);
   const paint = await painter(g, io);
   if (format !== 'table') {
     await printData(io, rows, { format, paint });
@@ -274,5 +368,5 @@ export async function sandboxValues(g: Globals, io: IO): Promise<number> {
 
 /** The command's entry (it needs no target: the values are computed offline). */
 export async function run(_opts: SandboxValuesOptions, env: RunEnv): Promise<number> {
-  return sandboxValues(env.globals, env.io);
+  return sandboxValues(env);
 }

@@ -18,6 +18,7 @@ export interface ServerStartOptions extends UploadLimitFlags {
   requestTimeout?: string;
   maxConnections?: string;
   maxConnectionsPerClient?: string;
+  pricing?: string;
 }
 
 export function register(program: Command, deps: CliDeps): void {
@@ -36,13 +37,14 @@ export function register(program: Command, deps: CliDeps): void {
     .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (env MPAY_TRUST_PROXY); default: none')
     .option('--no-read-memo', 'read the store for every charge read, even when nothing was written since the same answer was made (env MPAY_READ_MEMO=off)')
     .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
+    .option('--pricing <file>', 'pricing document (JSON): MDR, anticipation, withdrawal and chargeback fees, buyer interest; fields left out keep their defaults (env MPAY_PRICING: a path or the JSON)')
     .option('--headers-timeout <seconds>', 'time a client has to send a request\'s headers (env MPAY_HEADERS_TIMEOUT); default 10')
     .option('--request-timeout <seconds>', 'time a client has to send a whole request, headers and body (env MPAY_REQUEST_TIMEOUT); default 60')
     .option('--max-connections <n>', 'connections open at once, all clients together (env MPAY_MAX_CONNECTIONS); default: what the open-files limit leaves room for, at most 10000')
     .option('--max-connections-per-client <n>', 'connections open at once from one client address, 0 for no cap (env MPAY_MAX_CONNECTIONS_PER_CLIENT); default 64')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --database postgres://mpay@db/mpay --rate-limit 500,1000\n',
+      '\nExamples:\n  $ mpay server start --port 4010 --data-dir ./mpay-data\n  $ mpay server start --pricing ./pricing.json\n  $ MPAY_MASTER_KEY=$(openssl rand -base64 32) mpay server start --production --host 0.0.0.0 --database postgres://mpay@db/mpay --rate-limit 500,1000\n',
     )
     .action(
       action(deps, async (opts: ServerStartOptions, cmd: Command) => (await import('./run.js')).run(opts, await runEnv(globalsOf(cmd), deps.io, deps.openTarget))),

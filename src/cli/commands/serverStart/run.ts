@@ -9,6 +9,7 @@ import { exitForSignal } from '../../signals.js';
 import { ipOrCidr } from '../../../contract/resources/apiKeys.js';
 import { connectionsRoom, defaultConnectionLimits, openFileLimit, RESERVED_FDS, type ConnectionLimits } from '../../../server/connections.js';
 import { uploadLimitsOfFlags } from './uploadLimits.js';
+import { serverPricingOf } from './pricing.js';
 
 /**
  * The PostgreSQL URL from --database or MPAY_DATABASE_URL, or undefined for SQLite in the data
@@ -60,6 +61,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const readMemo = parseReadMemo(opts.readMemo !== false, io.env.MPAY_READ_MEMO);
   const fdLimit = openFileLimit();
   const limits = parseConnectionLimits(opts, io.env, defaultConnectionLimits(fdLimit), fdLimit);
+  const pricing = serverPricingOf(opts.pricing as string | undefined, io.env, io.cwd);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
   const { openRuntime } = await import('../../../server/runtime.js');
   const { serveRuntime } = await import('../../serve.js');
@@ -68,7 +70,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: isoNow(), ...entry }));
   let rt;
   try {
-    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, uploadLimits, trustProxy, readMemo });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', pricing: pricing.pricing, log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, uploadLimits, trustProxy, readMemo });
   } catch (e) {
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
@@ -93,7 +95,8 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   io.out(served.url + '\n');
   if (!g.quiet) {
     const memoOff = readMemo ? '' : '; charge read memo off';
-    io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${served.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}); Ctrl-C to stop\n`);
+    const priced = pricing.from ? `; pricing: ${pricing.from}` : '';
+    io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${served.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}${priced}); Ctrl-C to stop\n`);
   }
   const sig = await served.stopped;
   await rt.close();

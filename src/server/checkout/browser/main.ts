@@ -14,7 +14,7 @@ import { luhnValid } from '../../../domain/luhn.js';
 import { isValidCnpj, isValidCpf } from '../../../domain/taxid.js';
 import { UFS } from '../../../domain/brazil.js';
 import { formatBRL, parseBRL } from '../../../domain/money.js';
-import { installmentLabel } from '../format.js';
+import { installmentLabel, totalFor } from '../format.js';
 import type { PageConfig } from '../page.js';
 
 // the page writes this object for the script (src/server/checkout/page.ts); the type is erased
@@ -28,6 +28,7 @@ interface Payment {
   payment_method: Method;
   amount: number;
   installments: number;
+  total_amount: number;
   card: { brand: CardBrand; last_four: string } | null;
   pix: { qr_code: string; qr_code_image: string; expires_at: string } | null;
   boleto: { digitable_line: string; formatted_line: string; due_date: string; url: string; expires_at: string } | null;
@@ -181,14 +182,17 @@ function start(cfg: Config): void {
 
   function refreshAmounts(): void {
     const a = currentAmount();
-    const total = byId('total-value');
-    if (cfg.amount === null && total) total.textContent = a === null ? 'Você escolhe o valor' : formatBRL(a);
-    if (installments) {
-      Array.from(installments.options).forEach((o, i) => (o.textContent = installmentLabel(a, i + 1)));
-    }
     const m = method();
+    const card = m === 'credit_card';
+    // what the buyer pays with the chosen option: by card with buyer interest, the Price table's total
+    const due = a === null || !card ? a : totalFor(a, Number(installments?.value ?? '1'), cfg.interest);
+    const total = byId('total-value');
+    if (total) total.textContent = due === null ? 'Você escolhe o valor' : formatBRL(due);
+    if (installments) {
+      Array.from(installments.options).forEach((o, i) => (o.textContent = installmentLabel(a, i + 1, cfg.interest)));
+    }
     const verb = m === 'pix' ? 'Gerar PIX' : m === 'boleto' ? 'Gerar boleto' : 'Pagar';
-    payButton!.textContent = a === null ? verb : m === 'credit_card' ? `${verb} ${formatBRL(a)}` : `${verb} de ${formatBRL(a)}`;
+    payButton!.textContent = due === null ? verb : card ? `${verb} ${formatBRL(due)}` : `${verb} de ${formatBRL(due)}`;
   }
 
   function refreshMethod(): void {
@@ -294,6 +298,7 @@ function start(cfg: Config): void {
     if (!deleting) reformat(el, (d) => (d.length > 2 ? `${d.slice(0, 2)}/${d.slice(2, 4)}` : d.length === 2 ? `${d}/` : d));
   });
   amountInput?.addEventListener('input', refreshAmounts);
+  installments?.addEventListener('change', refreshAmounts);
   form.querySelectorAll<HTMLInputElement>('input[name="method"]').forEach((r) => r.addEventListener('change', refreshMethod));
   // a changed form is a new attempt
   form.addEventListener('input', () => {
@@ -375,11 +380,11 @@ function start(cfg: Config): void {
     form!.hidden = true;
     byId('pix-panel')!.hidden = true;
     const receipt = byId('receipt')!;
-    byId('receipt-amount')!.textContent = formatBRL(p.amount);
+    byId('receipt-amount')!.textContent = formatBRL(p.total_amount);
     byId('receipt-method')!.textContent =
       p.payment_method === 'pix'
         ? 'PIX'
-        : `Cartão ${p.card ? BRAND_NAMES[p.card.brand] + ' final ' + p.card.last_four : ''} · ${installmentLabel(p.amount, p.installments)}`.replace('  ', ' ');
+        : `Cartão ${p.card ? BRAND_NAMES[p.card.brand] + ' final ' + p.card.last_four : ''} · ${installmentLabel(p.amount, p.installments, cfg.interest)}`.replace('  ', ' ');
     byId('receipt-id')!.textContent = p.receipt_id;
     byId('receipt-redirect')!.hidden = !url;
     receipt.hidden = false;

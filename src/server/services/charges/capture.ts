@@ -17,8 +17,8 @@ import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
 import { recordLinkUse } from '../paymentLinks.js';
 import { expireInTx } from './voids.js';
-import { planOf } from './parties.js';
-import { loadCharge, receivableRecord, type ReceivableRow, type StoredParty } from './rows.js';
+import { planOf, saleOf, sharesOf } from './parties.js';
+import { loadCharge, receivableRecord, totalOf, type ReceivableRow, type StoredParty } from './rows.js';
 import { ChargeView } from './view.js';
 
 /** Origin used for checkout_url in events when no request gave one (a due-work sweep). */
@@ -81,21 +81,22 @@ async function authorize(q: Queryable, deps: ServiceDeps, charge: ChargeView, no
 }
 
 /**
- * The parties of a capture of `captured` cents: each share scaled in proportion to the captured
- * amount, the cents left over to the remainder party (src/domain/capture.ts captureShares).
+ * The parties of a capture of `captured` cents of an authorisation of `total` (total_amount):
+ * each share, as of the total, scaled in proportion to the captured amount, the cents left over
+ * to the remainder party (src/domain/capture.ts captureShares).
  */
-function partiesOfCapture(parties: readonly StoredParty[], captured: number): StoredParty[] {
+function partiesOfCapture(parties: readonly StoredParty[], total: number, captured: number): StoredParty[] {
   const remainder = Math.max(0, parties.findIndex((p) => p.takes_remainder === true));
-  const shares = captureShares(parties.map((p) => p.share), captured, remainder);
+  const shares = captureShares(sharesOf(parties, total), captured, remainder);
   return parties.map((p, i) => ({ ...p, share: shares[i]! }));
 }
 
 /**
  * pending or authorized → captured inside the caller's transaction, for `amount` cents (default
- * the charge's amount; less only for an authorised charge): the charge's fee and net, one
+ * what the buyer pays, total_amount; less only for an authorised charge): the charge's fee and net, one
  * receivable per installment and split party, and for PIX the at-once settlement (each
  * receivable paid and its wallet credited, reference_type charge). Event charge.captured.
- * A capture of less than the amount stores the parties' scaled shares (`parties`, and the
+ * A capture of less than the total stores the parties' scaled shares (`parties`, and the
  * split rules' amounts), which refunds of the charge then follow.
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
@@ -112,10 +113,13 @@ async function capture(
   const row = charge.row;
   assertTransition('charge', row.status, 'captured');
   const stored = json.from<StoredParty[]>(row.parties, []);
-  const captured = opts.amount ?? Number(row.amount);
-  const partial = captured !== Number(row.amount);
-  const parties = partial ? partiesOfCapture(stored, captured) : stored;
-  const plan = planOf(row.payment_method, Number(row.installments), parties);
+  // what the buyer pays (total_amount, interest included), or less of it on a partial capture
+  const total = totalOf(row);
+  const captured = opts.amount ?? total;
+  const partial = captured !== total;
+  const parties = partial ? partiesOfCapture(stored, total, captured) : stored;
+  // the rates recorded when the charge was created, on what is captured
+  const plan = planOf({ ...saleOf(row), gross: captured }, parties);
   const ts = now.toISOString();
   const set = { fee_amount: plan.fee, net_amount: plan.net, captured_amount: captured, captured_at: ts, updated_at: ts };
   let out: ChargeView;
@@ -202,7 +206,7 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
 
 /**
  * POST /v1/charges/{id}/capture: captures an authorised charge once, `amount` cents of it (1 to
- * the authorised amount, default all), in one transaction that locks the charge. The rest of the
+ * the authorised total_amount, default all), in one transaction that locks the charge. The rest of the
  * authorisation is released: nothing was held in any wallet. A charge in any other status is
  * 409 invalid_state (a charge captured at once, or already captured, is captured once), and so
  * is an authorisation past its days, which this voids as expired (voids.ts expireInTx).
@@ -216,9 +220,10 @@ export async function captureCharge(ctx: ServiceContext, id: string, body: Charg
     if (c.status !== 'authorized') {
       throw new ApiError('invalid_state', `cannot capture a charge that is '${c.status}': only an 'authorized' charge (created with capture false) is captured, once`);
     }
-    const authorized = Number(c.amount);
+    // what the buyer was authorised for, interest included
+    const authorized = totalOf(c);
     const amount = body.amount ?? authorized;
-    if (amount > authorized) throw invalid('amount', `must be at most ${authorized} cents, the authorised amount`);
+    if (amount > authorized) throw invalid('amount', `must be at most ${authorized} cents, the authorised total (total_amount)`);
     try {
       return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined });
     } catch (e) {

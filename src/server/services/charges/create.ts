@@ -10,12 +10,13 @@ import { MAX_CHARGE_AMOUNT } from '../../../domain/fees.js';
 import { buildBrCode } from '../../../domain/brcode.js';
 import { buildDueBrCode } from '../../../domain/pixCobv.js';
 import { PlanError } from '../../../domain/fees.js';
+import { chargeRates, installmentTerms, salePrice } from '../../../domain/pricing.js';
 import { PIX_DEFAULT_CITY, PIX_DEFAULT_EXPIRES_IN_S, PIX_LOCATION_HOST } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import type { ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, type NewEvent } from '../events.js';
-import { merchantName } from '../merchants.js';
+import { merchantName, merchantPricing } from '../merchants.js';
 import { createWallet, walletOf } from '../wallets.js';
 import { decideInTx } from './capture.js';
 import { cardOf } from './card.js';
@@ -90,15 +91,8 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     );
   }
   const installments = body.payment_method === 'credit_card' ? (body.payment_details.installments ?? 1) : 1;
+  const interest = body.payment_method === 'credit_card' ? (body.payment_details.interest ?? 'merchant') : 'merchant';
   const { parties: drafts, rules } = draftParties(ctx.merchantId, body);
-  // a boleto or a PIX with a due date: its terms, checked against today and the amount
-  const due = dueSetupOf(ctx, body, drafts, now);
-  try {
-    planOf(body.payment_method, installments, drafts);
-  } catch (e) {
-    if (e instanceof PlanError) throw invalid(body.split_rules ? 'split_rules' : body.payment_method === 'credit_card' ? 'payment_details.installments' : 'amount', e.message);
-    throw e;
-  }
 
   const id = deps.ids();
   const pix = body.payment_method === 'pix' ? await pixCodeOf(ctx, id, body, now) : null;
@@ -108,6 +102,19 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
     // read outside one, while a group commit is open, goes to the reading connection, whose
     // pages every commit makes cold again
     const card = body.payment_method === 'credit_card' ? await cardOf(q, deps, ctx.merchantId, body.payment_details.token, now) : null;
+    // priced now, by the merchant's pricing of this moment (its card's brand decides a card's
+    // MDR); the charge keeps these rates for everything that happens to it later
+    const rates = chargeRates(await merchantPricing(q, deps, ctx.merchantId), body.payment_method, card?.brand ?? null, installments, interest);
+    const terms = installmentTerms(body.amount, installments, rates);
+    // a boleto or a PIX with a due date: its terms, checked against today and the amount (a
+    // boleto's also against the fee it records)
+    const due = dueSetupOf(ctx, body, drafts, now, rates);
+    try {
+      planOf({ method: body.payment_method, installments, price: salePrice(body.payment_method, rates), gross: terms.total_amount }, drafts);
+    } catch (e) {
+      if (e instanceof PlanError) throw invalid(body.split_rules ? 'split_rules' : body.payment_method === 'credit_card' ? 'payment_details.installments' : 'amount', e.message);
+      throw e;
+    }
     if (origin?.guard) await origin.guard(q, id);
     if (body.submerchant_id) await mySubmerchant(q, ctx.merchantId, body.submerchant_id, 'submerchant_id');
     const parties: StoredParty[] = [];
@@ -137,6 +144,9 @@ export async function createCharge(ctx: ServiceContext, body: ChargeCreate, orig
       payment_method: body.payment_method,
       product_type: body.product_type,
       installments,
+      total_amount: terms.total_amount,
+      interest_amount: terms.interest_amount,
+      pricing: JSON.stringify(rates),
       customer: JSON.stringify(body.customer),
       items: JSON.stringify(body.items),
       split_rules: JSON.stringify(rules),

@@ -7,17 +7,18 @@
  * Money: the paid amount (`paid_amount`, which the discount, fine and interest make differ from
  * `amount`) is what the parties share, in proportion to their shares of `amount` (floored, the
  * cents left over to the remainder party); the charge's stored parties are rewritten to those
- * paid shares with the capture, so a refund plans from what was paid. The fee is a boleto's
- * fixed fee, or the PIX MDR of the paid amount. A boleto's paid amount settles as one
+ * paid shares with the capture, so a refund plans from what was paid. The fee is by the rates
+ * the charge recorded when it was issued: a boleto's fixed fee, or the PIX MDR of the paid amount. A boleto's paid amount settles as one
  * receivable per party on the business day after the day it was paid (D+1; at once, dated that
  * day, when the payment is of a day whose D+1 has passed); a PIX's at once.
  */
 import type { Charge, ChargeCreate, SandboxPayRequest } from '../../../contract/resources/charges.js';
 import { localDate, settlementDayFrom, startOfDay } from '../../../domain/calendar.js';
 import { amountDueOn, dueTermsProblems, payableUntil, type AmountDue } from '../../../domain/dueAmount.js';
-import { BOLETO_FEE_CENTS, planSale, PlanError, prorate } from '../../../domain/fees.js';
+import { PlanError } from '../../../domain/fees.js';
 import { formatBRL } from '../../../domain/money.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
+import { salePrice, type ChargeRates } from '../../../domain/pricing.js';
 import { duePayerOf, NEVER_PAYS_REASON, sandboxLatePayment } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
@@ -29,7 +30,7 @@ import { newSlip } from './boleto.js';
 import { eachPendingCharge } from './due.js';
 import { payPixCharge, payReceivable } from './capture.js';
 import { dueTermsOf, storedTerms, type StoredDuePayment, type StoredDueTerms } from './dueView.js';
-import { planOf, type PartyDraft } from './parties.js';
+import { planOf, saleOf, sharesOf, type PartyDraft } from './parties.js';
 import { loadCharge, type ChargeRow, type StoredParty } from './rows.js';
 import { ChargeView } from './view.js';
 
@@ -53,24 +54,13 @@ function dueDetailsOf(body: ChargeCreate): (Omit<DueBody, 'due_date' | 'instruct
   return null;
 }
 
-/** The parties' shares of `total` cents: in proportion to their shares of the amount, the left-over cents to the remainder party. */
-function sharesOf<P extends PartyDraft | StoredParty>(parties: readonly P[], total: number): P[] {
-  const remainder = Math.max(0, parties.findIndex((p) => p.takes_remainder === true));
-  const shares = prorate(
-    total,
-    parties.map((p) => p.share),
-    remainder,
-  );
-  return parties.map((p, i) => ({ ...p, share: shares[i]! }));
-}
-
 /**
  * The terms of a boleto or a PIX with a due date, checked against the merchant's day and the
  * amount (a 400 naming each field of payment_details that is wrong), and when it expires; null
- * for any other charge. A boleto must net every party at least a cent after its fee even when
- * paid with the discount.
+ * for any other charge. A boleto must net every party at least a cent after the fee its `rates`
+ * record even when paid with the discount.
  */
-export function dueSetupOf(ctx: ServiceContext, body: ChargeCreate, drafts: readonly PartyDraft[], now: Date): DueSetup | null {
+export function dueSetupOf(ctx: ServiceContext, body: ChargeCreate, drafts: readonly PartyDraft[], now: Date, rates: ChargeRates): DueSetup | null {
   const d = dueDetailsOf(body);
   if (!d) return null;
   const terms: StoredDueTerms = {
@@ -89,12 +79,13 @@ export function dueSetupOf(ctx: ServiceContext, body: ChargeCreate, drafts: read
   }
   if (body.payment_method === 'boleto') {
     const least = body.amount - (terms.discount?.amount ?? 0);
+    const price = salePrice('boleto', rates);
     try {
-      planSale('boleto', 1, sharesOf(drafts, least).map((p, i) => ({ key: i, share: p.share, bearsFee: p.bears_fee, takesRemainder: p.takes_remainder === true })));
+      planOf({ method: 'boleto', installments: 1, price, gross: least }, drafts);
     } catch (e) {
       if (!(e instanceof PlanError)) throw e;
       const field = body.split_rules ? 'split_rules' : terms.discount ? 'payment_details.discount.amount' : 'amount';
-      throw invalid(field, `a paid boleto costs a fee of ${formatBRL(BOLETO_FEE_CENTS)}; ${e.message}`);
+      throw invalid(field, `a paid boleto costs a fee of ${formatBRL(rates.boleto_fee_amount!)}; ${e.message}`);
     }
   }
   const late = ctx.deps.mode === 'sandbox' && duePayerOf(body.customer.email) === 'pays_late';
@@ -143,8 +134,11 @@ async function captureDue(q: Queryable, deps: ServiceDeps, charge: ChargeView, p
   const row = charge.row;
   assertTransition('charge', row.status, 'captured');
   const paid = p.due.amountDueCents;
-  const parties = sharesOf(json.from<StoredParty[]>(row.parties, []), paid);
-  const plan = planOf(row.payment_method, 1, parties);
+  const stored = json.from<StoredParty[]>(row.parties, []);
+  const shares = sharesOf(stored, paid);
+  const parties = stored.map((p, i) => ({ ...p, share: shares[i]! }));
+  // by the rates the charge recorded when it was issued: a boleto's fee, a PIX's MDR
+  const plan = planOf({ ...saleOf(row), gross: paid }, parties);
   const ts = p.at.toISOString();
   const payment: StoredDuePayment = { discount: p.due.discountCents, fine: p.due.fineCents, interest: p.due.interestCents };
   const set = {

@@ -3,9 +3,10 @@
  * split rules), and the fee plan of those shares (src/domain/fees.ts planSale).
  */
 import type { Charge, ChargeCreate } from '../../../contract/resources/charges.js';
-import { planSale, splitShares, type PartyInput, type PaymentMethod, type ShareRule } from '../../../domain/fees.js';
+import { planSale, prorate, splitShares, type PartyInput, type PaymentMethod, type SalePrice, type ShareRule } from '../../../domain/fees.js';
+import { salePrice } from '../../../domain/pricing.js';
 import { invalid } from '../../errors.js';
-import type { StoredParty } from './rows.js';
+import { ratesOf, totalOf, type ChargeRow, type StoredParty } from './rows.js';
 
 /** A party before its wallet is known. */
 export interface PartyDraft {
@@ -68,11 +69,44 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
   };
 }
 
-/** The fee plan of a sale among its parties (keys: the parties' indexes). */
-export function planOf(method: PaymentMethod, installments: number, parties: readonly StoredParty[] | readonly PartyDraft[]) {
+/** What a sale's plan is computed on: its method and installments, the fee its rates give (MDR or a boleto's fixed fee), and the gross the buyer pays. */
+export interface Sale {
+  method: PaymentMethod;
+  installments: number;
+  price: SalePrice;
+  /** what the buyer pays (total_amount): the amount, plus the interest when the buyer pays interest */
+  gross: number;
+}
+
+/** The sale of a stored charge: by the rates it was created with, on its total. */
+export function saleOf(c: ChargeRow): Sale {
+  return { method: c.payment_method, installments: Number(c.installments), price: salePrice(c.payment_method, ratesOf(c)), gross: totalOf(c) };
+}
+
+/**
+ * The parties' shares grown (or shrunk) in proportion to add up to `gross` (`prorate`: floored,
+ * the cents left over to the remainder party); unchanged when they already add up to it.
+ */
+export function sharesOf(parties: readonly StoredParty[] | readonly PartyDraft[], gross: number): number[] {
+  const shares = parties.map((p) => p.share);
+  const sum = shares.reduce((a, b) => a + b, 0);
+  const remainder = Math.max(0, parties.findIndex((p) => p.takes_remainder === true));
+  return gross === sum ? shares : prorate(gross, shares, remainder);
+}
+
+/**
+ * The fee plan of a sale among its parties (keys: the parties' indexes). The parties' shares
+ * are of the charge's amount; when the buyer pays more (interest; a boleto's fine and interest) or
+ * less (its discount), each share moves in proportion (`prorate`: floored, the cents left over to
+ * the remainder party), so the parties divide the difference as they divide the amount and their
+ * shares add up to the gross.
+ */
+export function planOf(sale: Sale, parties: readonly StoredParty[] | readonly PartyDraft[]) {
+  const scaled = sharesOf(parties, sale.gross);
   return planSale(
-    method,
-    installments,
-    parties.map((p, i): PartyInput<number> => ({ key: i, share: p.share, bearsFee: p.bears_fee, takesRemainder: p.takes_remainder === true })),
+    sale.method,
+    sale.installments,
+    parties.map((p, i): PartyInput<number> => ({ key: i, share: scaled[i]!, bearsFee: p.bears_fee, takesRemainder: p.takes_remainder === true })),
+    sale.price,
   );
 }

@@ -11,18 +11,20 @@ import type { ServiceContext } from '../context.js';
 import { invalid } from '../../errors.js';
 import { emitEvent } from '../events.js';
 import { debit } from '../ledger.js';
-import { planOf } from './parties.js';
-import { loadCharge, refundRecord, type ReceivableRow, type StoredParty } from './rows.js';
+import { planOf, saleOf } from './parties.js';
+import { loadCharge, refundRecord, totalOf, type ReceivableRow, type StoredParty } from './rows.js';
 import { chargeRecord } from './view.js';
 
 /**
  * A refund of a captured charge, in full or in part, all or nothing in one transaction that
  * locks the charge (so concurrent refunds never add up to more than was captured): `amount` is
- * 1 to what is left to refund (`captured_amount − refunded_amount`), default all of it.
+ * 1 to what is left to refund (`captured_amount − refunded_amount`; what the buyer paid,
+ * interest included, or less after a partial capture), default all of it.
  *
  * Each party gives back its net in proportion to what is refunded (`refundShare`: after
  * refunds adding up to R of a charge whose captured amount is T, a party whose net at capture
- * is N has given back ⌊N × R / T⌋; the parties are stored with their shares of the capture). A party's part is taken first from its pending receivables, from the last
+ * is N has given back ⌊N × R / T⌋; a partial capture stores the parties with their shares of
+ * it). A party's part is taken first from its pending receivables, from the last
  * installment backwards (a receivable is reduced, gross and net alike, or cancelled when all of
  * its net is taken), then debited from its wallet (reference_type refund). The refund that
  * completes the charge cancels every pending receivable left and debits what each party
@@ -37,8 +39,8 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     assertTransition('charge', c.status, 'refunded');
-    // only what was captured can be refunded (all of the amount, or less after a partial capture)
-    const total = Number(c.captured_amount);
+    // what was captured: what the buyer paid, interest included, or less after a partial capture
+    const total = Number(c.captured_amount ?? totalOf(c));
     const before = Number(c.refunded_amount ?? 0);
     const left = total - before;
     const amount = body.amount ?? left;
@@ -48,7 +50,7 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
     const after = before + amount;
     const whole = after === total;
     const parties = json.from<StoredParty[]>(c.parties, []);
-    const plan = planOf(c.payment_method, Number(c.installments), parties);
+    const plan = planOf({ ...saleOf(c), gross: total }, parties);
     const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment DESC, id${q.dialect.forUpdate}`, [id]);
     const refundId = deps.ids();
     const description = `Refund ${refundId} of charge ${id}`;

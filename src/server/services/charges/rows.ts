@@ -7,6 +7,7 @@ import type { Receivable } from '../../../contract/resources/receivables.js';
 import type { CardBrand } from '../../../domain/brands.js';
 import type { VoidReason } from '../../../domain/capture.js';
 import type { PaymentMethod } from '../../../domain/fees.js';
+import { chargeRates, DEFAULT_PRICING, type ChargeRates } from '../../../domain/pricing.js';
 import type { Queryable } from '../../../store/db.js';
 import { notFound } from '../../errors.js';
 
@@ -21,6 +22,11 @@ export interface ChargeRow {
   payment_method: PaymentMethod;
   product_type: string;
   installments: number;
+  /** what the buyer pays (amount + interest_amount); NULL on rows stored before migration 720: the amount */
+  total_amount: number | null;
+  interest_amount: number;
+  /** the rates it was created with (ChargeRates as JSON); NULL on rows stored before migration 720 */
+  pricing: string | null;
   customer: string;
   items: string;
   split_rules: string;
@@ -120,6 +126,20 @@ export function refundRecord(r: RefundRow): Refund {
   return { id: r.id, charge_id: r.charge_id, amount: Number(r.amount), created_at: r.created_at };
 }
 
+/**
+ * The rates a charge was created with. A row stored before migration 720 was priced by the
+ * default figures, with the merchant paying any interest: those are its rates.
+ */
+export function ratesOf(r: Pick<ChargeRow, 'pricing' | 'payment_method' | 'card_brand' | 'installments'>): ChargeRates {
+  if (r.pricing) return JSON.parse(r.pricing) as ChargeRates;
+  return chargeRates(DEFAULT_PRICING, r.payment_method, r.card_brand, Number(r.installments), 'merchant');
+}
+
+/** What the buyer pays for a charge: its total_amount, or its amount when stored before totals existed. */
+export function totalOf(r: Pick<ChargeRow, 'total_amount' | 'amount'>): number {
+  return Number(r.total_amount ?? r.amount);
+}
+
 /** The merchant's charge (locked for the transaction with `lock`), or 404. */
 export async function loadCharge(q: Queryable, merchantId: string, id: string, lock = false): Promise<ChargeRow> {
   const row = await q.get<ChargeRow>(`SELECT * FROM charges WHERE id = ? AND merchant_id = ?${lock ? q.dialect.forUpdate : ''}`, [id, merchantId]);
@@ -131,10 +151,10 @@ export async function loadCharge(q: Queryable, merchantId: string, id: string, l
 export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
   await q.run(
     `INSERT INTO charges (id, merchant_id, submerchant_id, amount, shipping_amount, currency, status, payment_method, product_type,
-       installments, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
+       installments, total_amount, interest_amount, pricing, customer, items, split_rules, parties, metadata, card_token, card_brand, card_first_six, card_last_four,
        card_holder_name, pix_qr_code, pix_expires_at, fee_amount, net_amount, failure_code, failure_reason, captured_at, failed_at,
        payment_link_id, created_at, updated_at, captured_amount, authorized_at, due_terms, due_expires_at, sandbox_pays_at, boleto_our_number, boleto_barcode, boleto_url)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
       r.id,
       r.merchant_id,
@@ -146,6 +166,9 @@ export async function insertCharge(q: Queryable, r: ChargeRow): Promise<void> {
       r.payment_method,
       r.product_type,
       r.installments,
+      r.total_amount,
+      r.interest_amount,
+      r.pricing,
       r.customer,
       r.items,
       r.split_rules,

@@ -9,7 +9,7 @@ import { json } from '../../../store/db.js';
 import { JsonText } from '../context.js';
 import type { Memo } from '../../memo.js';
 import { duePartsOf } from './dueView.js';
-import type { ChargeRow } from './rows.js';
+import { ratesOf, totalOf, type ChargeRow } from './rows.js';
 
 /** A charge row's JSON columns, parsed. */
 interface ParsedColumns {
@@ -17,6 +17,7 @@ interface ParsedColumns {
   items: Charge['items'];
   split_rules: Charge['split_rules'];
   metadata: Charge['metadata'];
+  pricing: Charge['pricing'];
 }
 
 type PlainColumns = Omit<ChargeRow, keyof ParsedColumns>;
@@ -34,6 +35,7 @@ function parse(r: ChargeRow): ParsedColumns {
     items: json.from(r.items, []),
     split_rules: splitRulesOf(r.split_rules),
     metadata: json.from(r.metadata, null),
+    pricing: ratesOf(r),
   };
 }
 
@@ -49,6 +51,9 @@ function toRecord(r: ChargeRow, parsed: ParsedColumns): Charge {
     payment_method: r.payment_method,
     product_type: r.product_type,
     installments: Number(r.installments),
+    total_amount: totalOf(r),
+    interest_amount: Number(r.interest_amount ?? 0),
+    pricing: parsed.pricing,
     shipping_amount: Number(r.shipping_amount),
     customer: parsed.customer,
     items: parsed.items,
