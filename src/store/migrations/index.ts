@@ -30,6 +30,7 @@ import { m621_file_attachment } from './621_file_attachment.js';
 import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_alg.js';
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
+import { m740_receivable_deductions } from './740_receivable_deductions.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
@@ -66,6 +67,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m630_withdrawal_request_hash_alg,
   m710_submerchant_changes,
   m730_authorize_capture,
+  m740_receivable_deductions,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);

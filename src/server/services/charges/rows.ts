@@ -47,6 +47,8 @@ export interface ChargeRow {
   refunded_at: string | null;
   /** cents refunded so far (absent on a row built before its insert: 0) */
   refunded_amount?: number;
+  /** cents under chargebacks not won (absent on a row built before its insert: 0) */
+  disputed_amount?: number;
   /** the payment link the buyer paid through (hosted checkout), if any */
   payment_link_id: string | null;
   created_at: string;
@@ -73,6 +75,8 @@ export interface StoredParty {
   bears_fee: boolean;
   /** takes the cents left over of the fee (absent on charges stored before it existed: the first party) */
   takes_remainder?: boolean;
+  /** gives back its part of a chargeback (absent on charges stored before it existed: true) */
+  liable?: boolean;
 }
 
 export interface ReceivableRow {
@@ -118,6 +122,14 @@ export interface RefundRow {
 
 export function refundRecord(r: RefundRow): Refund {
   return { id: r.id, charge_id: r.charge_id, amount: Number(r.amount), created_at: r.created_at };
+}
+
+/**
+ * The cents of a charge that were captured: what refunds and chargebacks draw on — all of its
+ * amount, or less after a partial capture; none while it is only authorised, pending or voided.
+ */
+export function capturedAmountOf(c: Pick<ChargeRow, 'captured_amount'>): number {
+  return Number(c.captured_amount ?? 0);
 }
 
 /** The merchant's charge (locked for the transaction with `lock`), or 404. */
