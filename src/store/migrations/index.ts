@@ -31,6 +31,7 @@ import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
 import { m740_receivable_deductions } from './740_receivable_deductions.js';
+import { m741_negative_balances } from './741_negative_balances.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
@@ -68,6 +69,7 @@ export const MIGRATIONS: readonly Migration[] = [
   m710_submerchant_changes,
   m730_authorize_capture,
   m740_receivable_deductions,
+  m741_negative_balances,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);
