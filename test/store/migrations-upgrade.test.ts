@@ -7,6 +7,7 @@
  * - 730: charges captured before it were captured whole: captured_amount = amount.
  * - 741: wallets and entries keep their balances, indexes, triggers and the foreign keys that
  *   point at them; a balance and a chargeback's debit may then be below zero, nothing else.
+ * - 742: uploads keep every column and index; one may then belong to no submerchant.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -176,6 +177,33 @@ it('741 keeps wallets and entries whole, then lets a chargeback alone go below z
         : "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'wallet_entries' AND sql IS NOT NULL",
     )).map((x) => x.name);
     expect(indexes).toEqual(expect.arrayContaining(['wallet_entries_time', 'wallet_entries_direction', 'wallet_entries_kind', 'wallet_entries_seq', 'wallet_entries_reference']));
+  } finally {
+    await r.close();
+  }
+});
+
+it('742 keeps every upload and its indexes, and takes uploads of no submerchant', async () => {
+  const r = await raw();
+  try {
+    await upgrade(
+      r,
+      742,
+      `${MERCHANT}
+      INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, status, created_at, updated_at)
+        VALUES ('s1', 'm1', 'pj', 'Loja', 'Loja LTDA', '11222333000181', 'a@example.com', 'pending', '${T}', '${T}');
+      INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at, attached_at)
+        VALUES ('a.png', 'm1', 's1', 'f.png', 10, 'image/png', 'a.png', '${T}', '${T}'), ('b.png', 'm1', 's1', 'g.png', 11, 'image/png', 'b.png', '${T}', NULL);`,
+    );
+    expect(await r.all('SELECT key, merchant_id, submerchant_id, file_name, mime, path, created_at, attached_at FROM files ORDER BY key')).toEqual([
+      { key: 'a.png', merchant_id: 'm1', submerchant_id: 's1', file_name: 'f.png', mime: 'image/png', path: 'a.png', created_at: T, attached_at: T },
+      { key: 'b.png', merchant_id: 'm1', submerchant_id: 's1', file_name: 'g.png', mime: 'image/png', path: 'b.png', created_at: T, attached_at: null },
+    ]);
+    await r.exec(`INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES ('c.pdf', 'm1', NULL, 'e.pdf', 12, 'application/pdf', 'c.pdf', '${T}')`);
+    await expect(r.exec(`INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES ('d.pdf', 'm1', 'nope', 'e.pdf', 12, 'application/pdf', 'd.pdf', '${T}')`)).rejects.toThrow(/foreign key/i);
+    const indexes = (await r.all(
+      backend === 'postgres' ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'files'" : "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'files' AND sql IS NOT NULL",
+    )).map((x) => x.name);
+    expect(indexes).toEqual(expect.arrayContaining(['files_merchant', 'files_submerchant', 'files_unattached']));
   } finally {
     await r.close();
   }

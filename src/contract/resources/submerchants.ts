@@ -670,6 +670,23 @@ export const submerchantEndpoints = [
     },
   }),
   endpoint({
+    id: 'files.upload',
+    method: 'POST',
+    path: '/v1/files',
+    summary: "Upload a file of the merchant's own (multipart/form-data, one part named file: PNG, JPEG or PDF up to 10 MiB), e.g. chargeback evidence",
+    auth: 'secret',
+    multipart: true,
+    response: uploadedFile,
+    status: 201,
+    message: 'File uploaded',
+    tag: 'Files',
+    cli: {
+      command: ['files', 'upload'],
+      example: 'mpay files upload --file ./comprovante-entrega.pdf',
+      columns: ['key', 'fileName', 'fileSize', 'mimeType', 'url'],
+    },
+  }),
+  endpoint({
     id: 'files.get',
     method: 'GET',
     path: '/v1/files/{key}',

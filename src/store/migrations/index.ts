@@ -32,6 +32,8 @@ import { m710_submerchant_changes } from './710_submerchant_changes.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
 import { m740_receivable_deductions } from './740_receivable_deductions.js';
 import { m741_negative_balances } from './741_negative_balances.js';
+import { m742_merchant_files } from './742_merchant_files.js';
+import { m743_chargebacks } from './743_chargebacks.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
@@ -70,6 +72,8 @@ export const MIGRATIONS: readonly Migration[] = [
   m730_authorize_capture,
   m740_receivable_deductions,
   m741_negative_balances,
+  m742_merchant_files,
+  m743_chargebacks,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);

@@ -8,13 +8,14 @@ import type { Charge, ChargeCaptureRequest } from '../../../contract/resources/c
 import { captureShares } from '../../../domain/capture.js';
 import { PlanError } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
-import type { CardDecision } from '../../../domain/sandbox.js';
+import type { CardDecision, LaterDispute } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
 import type { ServiceDeps, ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
+import { scheduleSandboxDispute } from '../chargebacks.js';
 import { recordLinkUse } from '../paymentLinks.js';
 import { expireInTx } from './voids.js';
 import { planOf } from './parties.js';
@@ -47,7 +48,10 @@ export async function decideInTx(
   insert?: FirstWrite,
   then: 'capture' | 'authorize' = 'capture',
 ): Promise<ChargeView> {
-  if (decision.approved) return then === 'authorize' ? authorize(q, deps, charge, now, insert) : capture(q, deps, charge, now, { baseUrl, insert });
+  if (decision.approved) {
+    if (then === 'authorize') return authorize(q, deps, charge, now, insert);
+    return capture(q, deps, charge, now, { baseUrl, insert, dispute: decision.dispute });
+  }
   const row = charge.row;
   assertTransition('charge', row.status, 'failed');
   const ts = now.toISOString();
@@ -99,6 +103,8 @@ function partiesOfCapture(parties: readonly StoredParty[], captured: number): St
  * split rules' amounts), which refunds of the charge then follow.
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
+ * A charge paid with a magic dispute card (`dispute`) has its dispute scheduled from this
+ * capture (src/server/services/chargebacks.ts scheduleSandboxDispute).
  * Throws PlanError, before any write, when a receivable of the capture would net less than a cent.
  */
 async function capture(
@@ -106,7 +112,7 @@ async function capture(
   deps: ServiceDeps,
   charge: ChargeView,
   now: Date,
-  opts: { baseUrl?: string; insert?: FirstWrite; amount?: number } = {},
+  opts: { baseUrl?: string; insert?: FirstWrite; amount?: number; dispute?: LaterDispute } = {},
 ): Promise<ChargeView> {
   const { baseUrl, insert } = opts;
   const row = charge.row;
@@ -163,6 +169,8 @@ async function capture(
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
   }
+  // a magic dispute card of the sandbox: its cardholder disputes the charge later (due work)
+  if (opts.dispute) await scheduleSandboxDispute(q, row, opts.dispute, now);
   return out;
 }
 
