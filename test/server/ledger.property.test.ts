@@ -23,7 +23,8 @@ type Op =
   | { t: 'refund'; pick: number; percent: number | null }
   | { t: 'withdraw'; amount: number; fail: boolean; all: boolean; sub: number | null }
   | { t: 'chargeback'; pick: number; percent: number; next: 'accept' | 'win' | 'lose' | null }
-  | { t: 'answer'; pick: number; how: 'accept' | 'win' | 'lose' | 'decide' };
+  | { t: 'answer'; pick: number; how: 'accept' | 'win' | 'lose' | 'decide' }
+  | { t: 'agenda'; amount: number; installments: number; percent: number | null };
 
 const parts = fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 3 });
 const liable = fc.array(fc.boolean(), { minLength: 3, maxLength: 3 });
@@ -63,6 +64,16 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 3, arbitrary: fc.record({ t: fc.constant('answer' as const), pick: fc.nat(), how: fc.constantFrom('accept' as const, 'win' as const, 'lose' as const, 'decide' as const) }) },
+  {
+    // a refund the wallet cannot cover: its charge anticipated, the wallet emptied, another charge pending
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('agenda' as const),
+      amount: fc.integer({ min: 100, max: 200_000 }),
+      installments: fc.integer({ min: 1, max: 12 }),
+      percent: fc.option(fc.integer({ min: 1, max: 100 })),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -316,6 +327,28 @@ describe('ledger invariants under random sequences of money operations', () => {
                   else if (o.next) res = await env.call('POST', `/v1/chargebacks/${id}/contest`, { text: o.next === 'win' ? 'winning_evidence' : 'losing_evidence' });
                   expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
                 }
+                break;
+              }
+              case 'agenda': {
+                // A (1×) anticipated at once: its receivable no longer pending; B (twice A, pending) is the agenda
+                const a = (await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'credit_card', payment_details: { token: approved, installments: 1 } }))).body.data;
+                const [ra] = (await env.call('GET', `/v1/receivables?charge_id=${a.id}`)).body.data as Array<{ id: string }>;
+                const ant = await env.call('POST', '/v1/anticipations', { receivable_ids: [ra!.id] });
+                if (ant.status !== 201) await refusedBy(ant, env.merchant.wallet_id, 'none');
+                const b = await env.call('POST', '/v1/charges', chargeBody(2 * o.amount, { payment_method: 'credit_card', payment_details: { token: approved, installments: o.installments } }));
+                if (b.status !== 201) expect(b.status, JSON.stringify(b.body)).toBe(400); // too small for its installments
+                const held = await balance(env, env.merchant.wallet_id);
+                if (held > 0) {
+                  const w = await env.call('POST', '/v1/withdrawals', {
+                    type: 'pix', wallet_id: env.merchant.wallet_id, amount: held % 100 === 99 ? held - 1 : held, pix_key: 'ana@example.com', pix_key_type: 'email',
+                    holder_document_type: 'cpf', holder_document: '52998224725', idempotency_key: `w-${++wseq}`,
+                  });
+                  expect(w.status, JSON.stringify(w.body)).toBe(201);
+                }
+                res = await env.call('POST', `/v1/charges/${a.id}/refund`, o.percent === null ? {} : { amount: Math.max(1, Math.floor((o.amount * o.percent) / 100)) });
+                // B's receivables cover what A's anticipated net and the emptied wallet cannot
+                if (b.status === 201) expect(res.status, JSON.stringify(res.body)).toBe(200);
+                else if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('insufficient_funds');
                 break;
               }
               case 'answer': {
