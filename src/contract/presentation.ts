@@ -57,7 +57,7 @@ export const resources = {
  */
 export const sharedPresentation: CliPresentation = {
   groups: {
-    sandbox: 'Sandbox: magic values, clock, PIX payment, review, wallet adjustments',
+    sandbox: 'Sandbox: magic values, clock, PIX payment, review, chargebacks, wallet adjustments',
   },
   fields: {
     name: 'name',

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { endpoint } from '../endpoint.js';
+import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
@@ -77,6 +77,12 @@ export type SandboxChargebackCreate = z.infer<typeof sandboxChargebackCreate>;
 
 const CHARGEBACK_COLUMNS = ['id', 'charge_id', 'status', 'reason', 'amount', 'evidence_due_at', 'created_at'] as const;
 const EXAMPLE_ID = '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f';
+
+export const chargebackPresentation: CliPresentation = {
+  groups: {
+    chargebacks: 'Chargebacks: disputed card charges, accepted or contested with evidence',
+  },
+};
 
 export const chargebackEndpoints = [
   endpoint({

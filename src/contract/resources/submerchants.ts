@@ -428,7 +428,7 @@ export const submerchantPresentation: CliPresentation = {
     'submerchants addresses': 'Submerchant addresses: add and list',
     'submerchants partners': 'Submerchant partners (owners, administrators): add and list',
     'submerchants docs': 'Submerchant documents: register by URL and list (upload: `mpay submerchants upload`)',
-    files: 'Files: download uploaded documents',
+    files: 'Files: upload evidence, download uploaded documents',
   },
   fields: {
     trade_name: 'trade name (nome fantasia)',
