@@ -363,9 +363,8 @@ export async function decideSandboxChargeback(ctx: ServiceContext, id: string): 
   const now = ctx.now();
   return ctx.db.tx(async (q) => {
     const cb = await loadChargeback(q, ctx.merchantId, id, true);
-    const to = cb.status === 'under_review' ? outcomeOf(cb) : 'won';
-    assertTransition('chargeback', cb.status, to);
-    return close(q, ctx.deps, cb, to, now, now);
+    if (cb.status !== 'under_review') throw new ApiError('invalid_state', `Only a contested chargeback (under_review) is decided; this one is ${cb.status}`);
+    return close(q, ctx.deps, cb, outcomeOf(cb), now, now);
   });
 }
 
