@@ -25,7 +25,7 @@ import { DAY_MS } from '../../domain/fees.js';
 import { assertTransition, type StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
-import type { DueContext, PageRequest, Page, QueryFor, ServiceContext, ServiceDeps } from '../context.js';
+import type { DueContext, PageRequest, Page, QueryFor, ServiceContext, ServiceDeps } from './context.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 import { takeFromReceivables } from './agenda.js';
