@@ -279,6 +279,27 @@ describe('the magic dispute cards', () => {
     await env.call('POST', '/v1/sandbox/clock/advance', { days: 1 });
     expect((await env.call('GET', `/v1/chargebacks?charge_id=${c.id}`)).body.data).toEqual([expect.objectContaining({ reason: 'not_received', amount: 5000, status: 'open' })]);
   });
+
+  it('an authorised magic card is disputed from its capture, for what was captured; a voided one never', async () => {
+    const token = await tokenize(env, '4000000000000259');
+    const authorize = () => env.call('POST', '/v1/charges', chargeBody(8000, { payment_method: 'credit_card', capture: false, payment_details: { token } }));
+    const later = (await authorize()).body.data;
+    const voided = (await authorize()).body.data;
+    expect([later.status, voided.status]).toEqual(['authorized', 'authorized']);
+    expect((await env.call('POST', `/v1/charges/${voided.id}/void`)).status).toBe(200);
+    // a day after the authorisation: nothing, the dispute counts from the capture
+    env.clock.advance(DAY);
+    expect((await env.call('GET', '/v1/chargebacks')).body.data).toEqual([]);
+    const captured = await env.call('POST', `/v1/charges/${later.id}/capture`, { amount: 6000 });
+    expect(captured.body.data).toMatchObject({ status: 'captured', captured_amount: 6000 });
+    env.clock.advance(DAY - 1);
+    expect((await env.call('GET', '/v1/chargebacks')).body.data).toEqual([]);
+    env.clock.advance(1);
+    const list = (await env.call('GET', '/v1/chargebacks')).body.data as Array<Record<string, any>>;
+    expect(list.map((x) => [x.charge_id, x.amount, x.reason, x.created_at])).toEqual([
+      [later.id, 6000, 'fraud', new Date(Date.parse(captured.body.data.captured_at) + DAY).toISOString()],
+    ]);
+  });
 });
 
 describe('lists and filters', () => {
@@ -333,8 +354,20 @@ describe('bad input changes nothing', () => {
     const pix = (await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix' }))).body.data;
     await env.call('POST', `/v1/sandbox/charges/${pix.id}/pay`);
     expect((await dispute(pix.id)).body).toMatchObject({ error: 'business_rule', message: expect.stringMatching(/card/) });
+    const refusedState = async (id: string, status: string) => {
+      const r = await dispute(id);
+      expect(r.status, status).toBe(409);
+      expect(r.body).toMatchObject({ error: 'invalid_state', message: expect.stringContaining(`this charge is ${status}`) });
+    };
     const declined = (await cardCharge(env, 1000, 1, {}, '4000000000000002')).body.data;
-    expect((await dispute(declined.id)).body).toMatchObject({ error: 'business_rule', message: expect.stringMatching(/failed/) });
+    await refusedState(declined.id, 'failed');
+    // authorised: nothing captured yet; voided: nothing ever will be
+    const authorized = (await cardCharge(env, 1000, 1, { capture: false })).body.data;
+    await refusedState(authorized.id, 'authorized');
+    const voided = (await cardCharge(env, 1000, 1, { capture: false })).body.data;
+    await env.call('POST', `/v1/charges/${voided.id}/void`);
+    await refusedState(voided.id, 'voided');
+    expect((await env.call('GET', '/v1/chargebacks')).body.data).toEqual([]);
     expect((await dispute('0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f')).status).toBe(404);
 
     const cb = (await dispute(c.id, { amount: 500 })).body.data;

@@ -160,10 +160,13 @@ async function open(q: Queryable, deps: ServiceDeps, c: ChargeRow, amount: numbe
   return record;
 }
 
-/** Why a charge cannot be disputed, or null when it can (a captured card charge with money left). */
-function notDisputable(c: ChargeRow): string | null {
-  if (c.payment_method !== 'credit_card') return `only card charges have chargebacks; this charge is ${c.payment_method} (a PIX payment is returned, not charged back)`;
-  if (c.status !== 'captured') return `only a captured charge can be disputed; this charge is ${c.status}`;
+/** The refusal of a dispute of this charge, or null when it can be disputed (a captured card charge). */
+function notDisputable(c: ChargeRow): ApiError | null {
+  if (c.payment_method !== 'credit_card') {
+    return new ApiError('business_rule', `The charge cannot be charged back: only card charges have chargebacks; this charge is ${c.payment_method} (a PIX payment is returned, not charged back)`);
+  }
+  // an authorised charge holds no money yet, a voided one never will: nothing to take back
+  if (c.status !== 'captured') return new ApiError('invalid_state', `The charge cannot be charged back: only a captured charge can be disputed; this charge is ${c.status}`);
   return null;
 }
 
@@ -172,8 +175,8 @@ export async function openSandboxChargeback(ctx: ServiceContext, chargeId: strin
   const now = ctx.now();
   return ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, chargeId, true);
-    const why = notDisputable(c);
-    if (why) throw new ApiError('business_rule', `The charge cannot be charged back: ${why}`);
+    const refused = notDisputable(c);
+    if (refused) throw refused;
     const left = disputableAmount(c);
     if (left < 1) {
       throw new ApiError(

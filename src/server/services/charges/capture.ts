@@ -17,6 +17,7 @@ import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
 import { scheduleSandboxDispute } from '../chargebacks.js';
 import { recordLinkUse } from '../paymentLinks.js';
+import { laterDisputeOf } from './cardReading.js';
 import { expireInTx } from './voids.js';
 import { planOf } from './parties.js';
 import { loadCharge, receivableRecord, type ReceivableRow, type StoredParty } from './rows.js';
@@ -214,6 +215,7 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
  * authorisation is released: nothing was held in any wallet. A charge in any other status is
  * 409 invalid_state (a charge captured at once, or already captured, is captured once), and so
  * is an authorisation past its days, which this voids as expired (voids.ts expireInTx).
+ * A magic dispute card's dispute is scheduled from this capture, as from a capture at creation.
  */
 export async function captureCharge(ctx: ServiceContext, id: string, body: ChargeCaptureRequest = {}): Promise<ChargeView> {
   const now = ctx.now();
@@ -228,7 +230,8 @@ export async function captureCharge(ctx: ServiceContext, id: string, body: Charg
     const amount = body.amount ?? authorized;
     if (amount > authorized) throw invalid('amount', `must be at most ${authorized} cents, the authorised amount`);
     try {
-      return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined });
+      const dispute = await laterDisputeOf(q, ctx.deps, c);
+      return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined, dispute });
     } catch (e) {
       if (e instanceof PlanError) throw invalid('amount', `${amount} cents is too little to capture: ${e.message}`);
       throw e;
