@@ -52,14 +52,17 @@ _mpay_words() {
     "links update") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --jq --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --status --submerchant-id --summary-color --title --verbose --version --yes" ;;
     "links list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
     "links open") words="--base-url --browser --color --data-dir --help --idempotency-key --jq --json --output --port --profile --quiet --verbose --version --yes" ;;
-    "charges") words="create get list refund refunds --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "charges create") words="--amount --base-url --color --currency --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --data-dir --help --idempotency-key --input --items --jq --json --metadata --output --payment-details.expires-in --payment-details.installments --payment-details.token --payment-method --product-type --profile --quiet --shipping-amount --split-rules --submerchant-id --timeout --verbose --version --wait --yes" ;;
+    "charges") words="capture create get list refund refunds void --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges create") words="--amount --base-url --capture --color --currency --customer.address.city --customer.address.complement --customer.address.neighborhood --customer.address.number --customer.address.state --customer.address.street --customer.address.zip-code --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --data-dir --help --idempotency-key --input --items --jq --json --metadata --no-capture --output --payment-details.discount.amount --payment-details.discount.until --payment-details.due-date --payment-details.expires-in --payment-details.fine --payment-details.installments --payment-details.instructions --payment-details.interest --payment-details.pay-until-days --payment-details.token --payment-method --product-type --profile --quiet --shipping-amount --split-rules --submerchant-id --timeout --verbose --version --wait --yes" ;;
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refund") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges capture") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges void") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refunds") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance calendar chargeback decide pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "sandbox pay") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance calendar chargeback decide expire pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox pay") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --paid-on --profile --quiet --verbose --version --yes" ;;
+    "sandbox expire") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox chargeback") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --reason --verbose --version --yes" ;;
     "sandbox decide") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -89,10 +92,10 @@ _mpay_words() {
     "submerchants update") words="--average-ticket --base-url --birth-date --business-type --cnaes --color --data-dir --description --email --help --idempotency-key --input --jq --json --legal-name --mcc --monthly-revenue --mother-name --output --phone --product-categories --profile --quiet --soft-descriptor --tax-id --trade-name --verbose --version --website --yes" ;;
     "submerchants changes") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
     "submerchants addresses") words="add list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "submerchants addresses add") words="--base-url --city --color --complement --country --data-dir --help --idempotency-key --input --is-primary --jq --json --neighborhood --number --output --profile --quiet --state --street --type --verbose --version --yes --zip-code" ;;
+    "submerchants addresses add") words="--base-url --city --color --complement --country --data-dir --help --idempotency-key --input --is-primary --jq --json --neighborhood --no-is-primary --number --output --profile --quiet --state --street --type --verbose --version --yes --zip-code" ;;
     "submerchants addresses list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
     "submerchants partners") words="add list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "submerchants partners add") words="--base-url --birth-date --color --data-dir --document --email --entity-type --help --idempotency-key --input --is-admin --jq --json --legal-name --mother-name --name --output --participation-percentage --phone --profile --qualification --quiet --role --verbose --version --yes" ;;
+    "submerchants partners add") words="--base-url --birth-date --color --data-dir --document --email --entity-type --help --idempotency-key --input --is-admin --jq --json --legal-name --mother-name --name --no-is-admin --output --participation-percentage --phone --profile --qualification --quiet --role --verbose --version --yes" ;;
     "submerchants partners list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
     "submerchants docs") words="add list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants docs add") words="--base-url --color --data-dir --expires-at --file-name --file-size --file-url --help --idempotency-key --input --jq --json --legal-representative-id --mime-type --notes --number --output --profile --quiet --type --verbose --version --yes" ;;
@@ -128,7 +131,7 @@ _mpay_words() {
     "profiles use") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles remove") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "whoami") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "trigger") words="--base-url --color --data-dir --help --idempotency-key --jq --json --list --output --profile --quiet --timeout --verbose --version --yes" ;;
+    "trigger") words="--base-url --color --data-dir --help --idempotency-key --jq --json --list --output --payment-method --profile --quiet --timeout --verbose --version --yes" ;;
     "smoke") words="--allow-clock --base-url --color --data-dir --help --idempotency-key --jq --json --junit --output --profile --quiet --timeout --verbose --version --webhook-port --webhook-url --yes" ;;
   esac
 }
@@ -155,25 +158,25 @@ _mpay_values() {
     'recipients list|--type') words='bank_account pix crypto' ;;
     'recipients list|--owner-type') words='merchant submerchant' ;;
     'links create|--product-type') words='physical digital' ;;
-    'links create|--allowed-payment-methods') words='credit_card pix' ;;
+    'links create|--allowed-payment-methods') words='credit_card pix boleto' ;;
     'links create|--currency') words='BRL' ;;
     'links update|--product-type') words='physical digital' ;;
-    'links update|--allowed-payment-methods') words='credit_card pix' ;;
+    'links update|--allowed-payment-methods') words='credit_card pix boleto' ;;
     'links update|--status') words='active inactive' ;;
     'links update|--currency') words='BRL' ;;
     'links list|--status') words='active inactive expired exhausted' ;;
     'charges create|--product-type') words='physical digital' ;;
     'charges create|--customer.type') words='individual company' ;;
     'charges create|--currency') words='BRL' ;;
-    'charges create|--payment-method') words='credit_card pix' ;;
-    'charges list|--status') words='pending captured failed refunded' ;;
-    'charges list|--payment-method') words='credit_card pix' ;;
+    'charges create|--payment-method') words='credit_card pix boleto' ;;
+    'charges list|--status') words='pending authorized captured failed refunded voided expired' ;;
+    'charges list|--payment-method') words='credit_card pix boleto' ;;
     'sandbox chargeback|--reason') words='fraud not_received not_as_described duplicate credit_not_processed other' ;;
     'sandbox review|--decision') words='approve reject' ;;
     'sandbox wallet adjust|--direction') words='credit debit' ;;
     'chargebacks list|--status') words='open under_review accepted won lost' ;;
     'receivables list|--status') words='pending paid anticipated cancelled' ;;
-    'receivables list|--payment-method') words='credit_card pix' ;;
+    'receivables list|--payment-method') words='credit_card pix boleto' ;;
     'anticipations list|--status') words='pending approved refused' ;;
     'anticipations list|--type') words='spot' ;;
     'wallets list|--owner-type') words='merchant submerchant' ;;
@@ -191,13 +194,13 @@ _mpay_values() {
     'submerchants docs add|--mime-type') words='application/pdf image/png image/jpeg' ;;
     'submerchants docs list|--type') words='social_contract contract_amendment cnpj_card proof_of_residence_company front_id back_id selfie_with_id proof_of_residence partner_front_id partner_back_id partner_selfie_with_id partner_proof_of_residence' ;;
     'submerchants docs list|--status') words='pending approved rejected replaced' ;;
-    'webhooks create|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
+    'webhooks create|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'webhooks list|--status') words='active disabled' ;;
     'webhooks update|--status') words='active disabled' ;;
-    'webhooks update|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
+    'webhooks update|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'webhooks logs|--status') words='pending delivered failed' ;;
-    'webhooks logs|--event-name') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
-    'webhooks listen|--events') words='charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
+    'webhooks logs|--event-name') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
+    'webhooks listen|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'api|--auth') words='secret public none' ;;
     *) return 1 ;;
   esac
@@ -219,10 +222,12 @@ _mpay_takes() {
     "links update") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --status --submerchant-id --summary-color --title " ;;
     "links list") t=" --limit --page --per-page --status --submerchant-id " ;;
     "links open") t=" --port " ;;
-    "charges create") t=" --amount --currency --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --input --items --metadata --payment-details.expires-in --payment-details.installments --payment-details.token --payment-method --product-type --shipping-amount --split-rules --submerchant-id --timeout " ;;
+    "charges create") t=" --amount --capture --currency --customer.address.city --customer.address.complement --customer.address.neighborhood --customer.address.number --customer.address.state --customer.address.street --customer.address.zip-code --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --input --items --metadata --payment-details.discount.amount --payment-details.discount.until --payment-details.due-date --payment-details.expires-in --payment-details.fine --payment-details.installments --payment-details.instructions --payment-details.interest --payment-details.pay-until-days --payment-details.token --payment-method --product-type --shipping-amount --split-rules --submerchant-id --timeout " ;;
     "charges list") t=" --end-date --limit --page --payment-method --per-page --start-date --status --submerchant-id " ;;
     "charges refund") t=" --amount --input " ;;
+    "charges capture") t=" --amount --input " ;;
     "charges refunds") t=" --limit --page --per-page " ;;
+    "sandbox pay") t=" --amount --input --paid-on " ;;
     "sandbox chargeback") t=" --amount --input --reason " ;;
     "sandbox advance") t=" --days --input " ;;
     "sandbox review") t=" --decision --input --notes " ;;
@@ -260,7 +265,7 @@ _mpay_takes() {
     "admin merchants create") t=" --database --name " ;;
     "api") t=" --auth --field --input --raw-field -F -f " ;;
     "profiles add") t=" --profile-data-dir --public-key " ;;
-    "trigger") t=" --timeout " ;;
+    "trigger") t=" --payment-method --timeout " ;;
     "smoke") t=" --junit --timeout --webhook-port --webhook-url " ;;
   esac
   [[ "$t" == *" $2 "* ]]

@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox chargeback' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -163,7 +163,7 @@ complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list open update'
 complete -c mpay -n '__mpay_at '\''links'\''' -l color
 complete -c mpay -n '__mpay_at '\''links'\''' -l output
 complete -c mpay -n '__mpay_at '\''links'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l color
 complete -c mpay -n '__mpay_at '\''links create'\''' -l cover-image-url -r -F
@@ -186,7 +186,7 @@ complete -c mpay -n '__mpay_at '\''links create'\''' -l title -r -F
 complete -c mpay -n '__mpay_at '\''links get'\''' -l color
 complete -c mpay -n '__mpay_at '\''links get'\''' -l output
 complete -c mpay -n '__mpay_at '\''links get'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l color
 complete -c mpay -n '__mpay_at '\''links update'\''' -l cover-image-url -r -F
@@ -221,13 +221,21 @@ complete -c mpay -n '__mpay_at '\''links open'\''' -l color
 complete -c mpay -n '__mpay_at '\''links open'\''' -l output
 complete -c mpay -n '__mpay_at '\''links open'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''links open'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges'\''' -a 'create get list refund refunds'
+complete -c mpay -n '__mpay_at '\''charges'\''' -a 'capture create get list refund refunds void'
 complete -c mpay -n '__mpay_at '\''charges'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l amount -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l capture -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l currency -x -a 'BRL'
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.city -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.complement -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.neighborhood -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.number -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.state -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.street -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.address.zip-code -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.email -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.name -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.phone -r -F
@@ -236,11 +244,19 @@ complete -c mpay -n '__mpay_at '\''charges create'\''' -l customer.type -x -a 'i
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l items -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l metadata -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l no-capture
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.discount.amount -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.discount.until -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.due-date -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.expires-in -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.fine -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.installments -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.instructions -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.interest -r -F
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.pay-until-days -r -F
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-details.token -r -F
-complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''charges create'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l product-type -x -a 'physical digital'
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges create'\''' -l shipping-amount -r -F
@@ -254,11 +270,11 @@ complete -c mpay -n '__mpay_at '\''charges list'\''' -l end-date -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l page -r -F
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l start-date -r -F
-complete -c mpay -n '__mpay_at '\''charges list'\''' -l status -x -a 'pending captured failed refunded'
+complete -c mpay -n '__mpay_at '\''charges list'\''' -l status -x -a 'pending authorized captured failed refunded voided expired'
 complete -c mpay -n '__mpay_at '\''charges list'\''' -l submerchant-id -r -F
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges get'\''' -l output
@@ -268,6 +284,14 @@ complete -c mpay -n '__mpay_at '\''charges refund'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refund'\''' -l profile
+complete -c mpay -n '__mpay_at '\''charges capture'\''' -l amount -r -F
+complete -c mpay -n '__mpay_at '\''charges capture'\''' -l color
+complete -c mpay -n '__mpay_at '\''charges capture'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''charges capture'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges capture'\''' -l profile
+complete -c mpay -n '__mpay_at '\''charges void'\''' -l color
+complete -c mpay -n '__mpay_at '\''charges void'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges void'\''' -l profile
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l all
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l limit -r -F
@@ -275,13 +299,19 @@ complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
-complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar chargeback decide pay review values wallet'
+complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar chargeback decide expire pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l paid-on -r -F
 complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l input -r -F
@@ -358,7 +388,7 @@ complete -c mpay -n '__mpay_at '\''receivables list'\''' -l color
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l output
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l page -r -F
-complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix'
+complete -c mpay -n '__mpay_at '\''receivables list'\''' -l payment-method -x -a 'credit_card pix boleto'
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l profile
 complete -c mpay -n '__mpay_at '\''receivables list'\''' -l settlement-date-from -r -F
@@ -496,6 +526,7 @@ complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l country -x
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l is-primary -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l neighborhood -r -F
+complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l no-is-primary
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l number -r -F
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants addresses add'\''' -l profile
@@ -524,6 +555,7 @@ complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l is-admin -r
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l legal-name -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l mother-name -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l name -r -F
+complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l no-is-admin
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l participation-percentage -r -F
 complete -c mpay -n '__mpay_at '\''submerchants partners add'\''' -l phone -r -F
@@ -600,7 +632,7 @@ complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
@@ -617,7 +649,7 @@ complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l profile
@@ -635,7 +667,7 @@ complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id -r -F
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page -r -F
@@ -647,7 +679,7 @@ complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.captured charge.failed charge.refunded receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l output
@@ -730,6 +762,7 @@ complete -c mpay -n '__mpay_at '\''whoami'\''' -l profile
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l color
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l list
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l output
+complete -c mpay -n '__mpay_at '\''trigger'\''' -l payment-method -r -F
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l profile
 complete -c mpay -n '__mpay_at '\''trigger'\''' -l timeout -r -F
 complete -c mpay -n '__mpay_at '\''smoke'\''' -l allow-clock
