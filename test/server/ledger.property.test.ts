@@ -7,14 +7,24 @@ import { chargebackShares } from '../../src/domain/chargebacks.js';
 import { refundShare } from '../../src/domain/fees.js';
 import { planOf } from '../../src/server/services/charges/parties.js';
 import type { StoredParty } from '../../src/server/services/charges/rows.js';
+import { expiredAuthorizationsBefore } from '../../src/domain/capture.js';
+import { addDays, localDate } from '../../src/domain/calendar.js';
+
+const PAYER_ADDRESS = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310100' };
 
 type Split =
   | { kind: 'none' }
   | { kind: 'sub'; sub: number }
   | { kind: 'pct'; parts: number[]; liable: boolean[] }
   | { kind: 'amt'; parts: number[]; liable: boolean[] };
+/** What comes at once after an authorisation: nothing (a later op, or the 7 days), its capture (all, or ‰ of it), its void. */
+type Next = { kind: 'none' } | { kind: 'capture'; permille: number | null } | { kind: 'void' };
 type Op =
-  | { t: 'card'; amount: number; installments: number; split: Split; declined: boolean; disputed: boolean }
+  | { t: 'card'; amount: number; installments: number; split: Split; declined: boolean; disputed: boolean; authorizeOnly: boolean; next?: Next }
+  | { t: 'capture'; pick: number; permille: number | null }
+  | { t: 'void'; pick: number }
+  | { t: 'due'; method: 'boleto' | 'pix'; amount: number; split: Split; dueIn: number; fine: number; interest: number; discountPct: number | null; payUntil: number; pay: boolean }
+  | { t: 'payDue'; pick: number }
   | { t: 'pix'; amount: number; split: Split; pay: boolean }
   | { t: 'advance'; days: number }
   | { t: 'time'; hours: number }
@@ -35,19 +45,52 @@ const split: fc.Arbitrary<Split> = fc.oneof(
   fc.record({ kind: fc.constant('amt' as const), parts, liable }),
 );
 
+const card = {
+  t: fc.constant('card' as const),
+  amount: fc.integer({ min: 100, max: 500_000 }),
+  installments: fc.integer({ min: 1, max: 12 }),
+  split,
+  // the sandbox's magic card 4000000000000259: disputed a day after its capture
+  disputed: fc.boolean(),
+};
+/** ‰ of an amount to capture, or null: all of it */
+const part = fc.option(fc.integer({ min: 1, max: 1000 }));
+
 const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ ...card, declined: fc.boolean(), authorizeOnly: fc.constant(false) }) },
+  // a card charge created with capture false; then captured (all of it, or ‰ of the authorised
+  // amount), voided, or left for a later op or to expire after 7 days
   {
-    weight: 4,
+    weight: 3,
     arbitrary: fc.record({
-      t: fc.constant('card' as const),
-      amount: fc.integer({ min: 100, max: 500_000 }),
-      installments: fc.integer({ min: 1, max: 12 }),
-      split,
-      declined: fc.boolean(),
-      // the sandbox's magic card 4000000000000259: disputed a day after its capture
-      disputed: fc.boolean(),
+      ...card,
+      declined: fc.constantFrom(false, false, false, true),
+      authorizeOnly: fc.constant(true),
+      next: fc.oneof(
+        { weight: 1, arbitrary: fc.constant({ kind: 'none' as const }) },
+        { weight: 2, arbitrary: fc.record({ kind: fc.constant('capture' as const), permille: part }) },
+        { weight: 1, arbitrary: fc.constant({ kind: 'void' as const }) },
+      ),
     }),
   },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('capture' as const), pick: fc.nat(), permille: part }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('void' as const), pick: fc.nat() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('due' as const),
+      method: fc.constantFrom('boleto' as const, 'pix' as const),
+      amount: fc.integer({ min: 1_000, max: 500_000 }),
+      split,
+      dueIn: fc.integer({ min: 0, max: 20 }),
+      fine: fc.integer({ min: 0, max: 1_000 }),
+      interest: fc.integer({ min: 0, max: 1_000 }),
+      discountPct: fc.option(fc.integer({ min: 1, max: 50 })),
+      payUntil: fc.integer({ min: 0, max: 59 }),
+      pay: fc.boolean(),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('payDue' as const), pick: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('pix' as const), amount: fc.integer({ min: 1, max: 500_000 }), split, pay: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 120 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }) },
@@ -107,6 +150,22 @@ function splitRules(s: Split, amount: number, subs: string[]): Record<string, un
   return { split_rules: parties.map((id, i) => ({ submerchant_id: id, amount: amts[i], ...flags(i) })) };
 }
 
+/** Captures an authorised charge, all of it (null) or ‰ of it: captured, or a 400 naming amount when a share is too small for its installments. */
+async function captureAuthorization(env: TestEnv, c: { id: string; amount: number }, permille: number | null) {
+  const amount = permille === null ? undefined : Math.max(1, Math.floor((c.amount * permille) / 1000));
+  const res = await env.call('POST', `/v1/charges/${c.id}/capture`, amount === undefined ? {} : { amount });
+  if (res.status === 200) expect(res.body.data).toMatchObject({ status: 'captured', captured_amount: amount ?? c.amount });
+  else expect(res.body.details?.[0]?.field, JSON.stringify(res.body)).toBe('amount');
+  return res;
+}
+
+async function voidAuthorization(env: TestEnv, c: { id: string }) {
+  const res = await env.call('POST', `/v1/charges/${c.id}/void`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  expect(res.body.data).toMatchObject({ status: 'voided', void_reason: 'requested' });
+  return res;
+}
+
 type Row = Record<string, any>;
 const n = (v: unknown) => Number(v ?? 0);
 
@@ -121,11 +180,22 @@ async function checkConservation(env: TestEnv): Promise<void> {
   const { db } = env.rt.deps;
   const deductions = await db.all<Row>('SELECT receivable_id, wallet_id, amount, reference_type, reference_id FROM receivable_deductions');
   const dedSum = (f: (d: Row) => boolean) => deductions.filter(f).reduce((a, d) => a + n(d.amount), 0);
+  // captured_amount: set on capture only; all of the amount (what the payer paid, for a charge
+  // with a due date) unless the charge was authorised first
+  for (const c of await db.all<Row>("SELECT * FROM charges WHERE status NOT IN ('captured', 'refunded')")) {
+    expect([c.captured_amount, c.fee_amount, n(c.refunded_amount), n(c.disputed_amount)], `charge ${c.id} (${c.status})`).toEqual([null, null, 0, 0]);
+  }
   const charges = await db.all<Row>("SELECT * FROM charges WHERE status IN ('captured', 'refunded')");
   const entries = await db.all<Row>('SELECT wallet_id, direction, amount, reference_type, reference_id FROM wallet_entries');
   const entrySum = (f: (e: Row) => boolean) => entries.filter(f).reduce((a, e) => a + (e.direction === 'credit' ? n(e.amount) : -n(e.amount)), 0);
   const chargebacks = await db.all<Row>('SELECT * FROM chargebacks');
   for (const c of charges) {
+    const whole = n(c.paid_amount ?? c.amount);
+    const captured = n(c.captured_amount);
+    expect(captured).toBeGreaterThanOrEqual(1);
+    expect(captured).toBeLessThanOrEqual(whole);
+    if (c.authorized_at === null) expect(captured).toBe(whole);
+    expect(n(c.net_amount)).toBe(captured - n(c.fee_amount));
     const parties = JSON.parse(c.parties) as StoredParty[];
     const plan = planOf(c.payment_method, n(c.installments), parties);
     const rs = await db.all<Row>('SELECT * FROM receivables WHERE charge_id = ?', [c.id]);
@@ -140,15 +210,15 @@ async function checkConservation(env: TestEnv): Promise<void> {
       // refunds: after R of T refunded the party gave back ⌊N × R / T⌋, from receivables and its wallet
       const given = dedSum((d) => d.reference_type === 'refund' && d.reference_id === c.id && d.wallet_id === walletId)
         - entrySum((e) => e.reference_type === 'refund' && e.reference_id === c.id && e.wallet_id === walletId);
-      expect(given, `refunds of charge ${c.id} by wallet ${walletId}`).toBe(refundShare(pp.net, 0, n(c.refunded_amount), n(c.amount)));
+      expect(given, `refunds of charge ${c.id} by wallet ${walletId}`).toBe(refundShare(pp.net, 0, n(c.refunded_amount), captured));
     }
     // gross: a cancelled receivable keeps its fee and gave the rest, a reduced one gave what it lost
     const grossNow = rs.reduce((a, r) => a + (r.status === 'cancelled' ? n(r.fee_amount) : n(r.gross_amount)), 0);
-    expect(grossNow + dedSum((d) => rs.some((r) => r.id === d.receivable_id))).toBe(n(c.amount));
+    expect(grossNow + dedSum((d) => rs.some((r) => r.id === d.receivable_id))).toBe(captured);
     const mine = chargebacks.filter((cb) => cb.charge_id === c.id);
     expect(n(c.disputed_amount)).toBe(mine.filter((cb) => cb.status !== 'won').reduce((a, cb) => a + n(cb.amount), 0));
-    expect(n(c.refunded_amount) + n(c.disputed_amount)).toBeLessThanOrEqual(n(c.amount));
-    expect(c.status === 'refunded').toBe(n(c.refunded_amount) === n(c.amount));
+    expect(n(c.refunded_amount) + n(c.disputed_amount)).toBeLessThanOrEqual(captured);
+    expect(c.status === 'refunded').toBe(n(c.refunded_amount) === captured);
     for (const cb of mine) {
       const shares = chargebackShares(
         n(cb.amount),
@@ -187,20 +257,27 @@ async function checkConservation(env: TestEnv): Promise<void> {
   expect(after.clock).toBe(clock);
   if (before.chargebacks === 0) expect(after.n).toBe(Math.max(0, before.n - BATCH));
   else expect(after.n).toBeLessThanOrEqual(before.n);
+  // and voids as many expired authorisations, in its own batch
+  expect(after.expired).toBe(Math.max(0, before.expired - BATCH));
 }
 
 /**
- * Receivables due but not settled at the merchant's clock, and chargeback moves due then, read
- * from the store (no request, so no due work runs).
+ * Receivables due but not settled at the merchant's clock, chargeback moves due then, and
+ * authorisations past their 7 days not voided, read from the store (no request, so no due work
+ * runs).
  */
-async function dueLeft(env: TestEnv): Promise<{ n: number; chargebacks: number; clock: string }> {
+async function dueLeft(env: TestEnv): Promise<{ n: number; chargebacks: number; expired: number; clock: string }> {
   const { db } = env.rt.deps;
   const m = await db.get<{ clock_offset_ms: number }>('SELECT clock_offset_ms FROM merchants WHERE id = ?', [env.merchant.merchant_id]);
-  const clock = new Date(env.clock.now().getTime() + Number(m!.clock_offset_ms)).toISOString();
+  const now = new Date(env.clock.now().getTime() + Number(m!.clock_offset_ms));
+  const clock = now.toISOString();
+  const expired = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM charges WHERE status = 'authorized' AND authorized_at <= ?", [
+    expiredAuthorizationsBefore(now).toISOString(),
+  ]);
   const due = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables WHERE status = 'pending' AND settlement_date <= ?", [clock]);
   const scheduled = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chargeback_schedule WHERE due_at <= ?', [clock]);
   const moves = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chargebacks WHERE next_action_at <= ?', [clock]);
-  return { n: Number(due!.n), chargebacks: Number(scheduled!.n) + Number(moves!.n), clock };
+  return { n: Number(due!.n), chargebacks: Number(scheduled!.n) + Number(moves!.n), expired: Number(expired!.n), clock };
 }
 
 /** A wallet's balance as stored. */
@@ -239,7 +316,7 @@ describe('ledger invariants under random sequences of money operations', () => {
           const captured = async () =>
             ((await env.call('GET', '/v1/charges?status=captured&payment_method=credit_card&per_page=100')).body.data as Array<Record<string, any>>).map((c) => ({
               id: c.id as string,
-              left: (c.amount as number) - (c.refunded_amount as number) - (c.disputed_amount as number),
+              left: (c.captured_amount as number) - (c.refunded_amount as number) - (c.disputed_amount as number),
             }));
           for (const o of ops) {
             let res: { status: number; body: any } | undefined;
@@ -252,11 +329,55 @@ describe('ledger invariants under random sequences of money operations', () => {
                     payment_method: 'credit_card',
                     payment_details: { token: o.declined ? declined : o.disputed ? disputed : approved, installments: o.installments },
                     ...splitRules(o.split, o.amount, subs),
+                    ...(o.authorizeOnly ? { capture: false } : {}),
                   }),
                 );
-                if (res.status === 201) expect(res.body.data.status).toBe(o.declined ? 'failed' : 'captured');
+                if (res.status === 201) expect(res.body.data.status).toBe(o.declined ? 'failed' : o.authorizeOnly ? 'authorized' : 'captured');
                 else expect(res.status, JSON.stringify(res.body)).toBe(400); // a share too small for its installments
+                if (res.status === 201 && res.body.data.status === 'authorized' && o.next && o.next.kind !== 'none') {
+                  await checkLedger(env);
+                  await checkConservation(env);
+                  const c = res.body.data as { id: string; amount: number };
+                  res = o.next.kind === 'void' ? await voidAuthorization(env, c) : await captureAuthorization(env, c, o.next.permille);
+                }
                 break;
+              case 'capture':
+              case 'void': {
+                const list = await env.call('GET', '/v1/charges?status=authorized&per_page=100');
+                const cs = list.body.data as Array<{ id: string; amount: number }>;
+                if (!cs.length) break;
+                const c = cs[o.pick % cs.length]!;
+                res = o.t === 'void' ? await voidAuthorization(env, c) : await captureAuthorization(env, c, o.permille);
+                break;
+              }
+              case 'due': {
+                // a boleto or a PIX with a due date, due dueIn days after the merchant's São Paulo day
+                const today = localDate(new Date((await env.call('GET', '/v1/merchant')).body.data.clock));
+                const dueDate = addDays(today, o.dueIn);
+                const discount = o.discountPct === null ? {} : { discount: { amount: Math.floor((o.amount * o.discountPct) / 100), until: dueDate } };
+                const base = chargeBody(o.amount, { payment_method: o.method, ...splitRules(o.split, o.amount, subs) }) as { customer: Record<string, unknown> };
+                res = await env.call('POST', '/v1/charges', {
+                  ...base,
+                  ...(o.method === 'boleto' ? { customer: { ...base.customer, address: PAYER_ADDRESS } } : {}),
+                  payment_details: { due_date: dueDate, fine: o.fine, interest: o.interest, pay_until_days: o.payUntil, ...discount },
+                });
+                if (res.status !== 201) expect(res.status, JSON.stringify(res.body)).toBe(400); // a share the fee would eat
+                else if (o.pay) {
+                  res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`, {});
+                  expect(res.status, JSON.stringify(res.body)).toBe(200);
+                }
+                break;
+              }
+              case 'payDue': {
+                // a pending charge with a due date, paid today: with the discount, on time, or late with fine and interest
+                const list = await env.call('GET', '/v1/charges?status=pending&per_page=100');
+                const cs = (list.body.data as Array<{ id: string; due: unknown }>).filter((c) => c.due);
+                if (!cs.length) break;
+                res = await env.call('POST', `/v1/sandbox/charges/${cs[o.pick % cs.length]!.id}/pay`, {});
+                // past its last payable day, before the due work (in batches) expired it
+                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
+                break;
+              }
               case 'pix': {
                 res = await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'pix', ...splitRules(o.split, o.amount, subs) }));
                 if (res.status === 201 && o.pay) res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`);
@@ -307,7 +428,7 @@ describe('ledger invariants under random sequences of money operations', () => {
                 const cs = list.body.data as Array<Record<string, any>>;
                 if (!cs.length) break;
                 const c = cs[o.pick % cs.length]!;
-                const left = c.amount - c.refunded_amount - c.disputed_amount;
+                const left = c.captured_amount - c.refunded_amount - c.disputed_amount;
                 const body = o.percent === null || left < 1 ? {} : { amount: Math.max(1, Math.floor((left * o.percent) / 100)) };
                 res = await env.call('POST', `/v1/charges/${c.id}/refund`, body);
                 // the wallet and the agenda cannot cover it, or chargebacks dispute all that is left
@@ -365,7 +486,7 @@ describe('ledger invariants under random sequences of money operations', () => {
             }
             if (res) expect(res.status).toBeLessThan(500);
             // a clock advance sweeps due work until nothing is left
-            if (o.t === 'advance') expect((await dueLeft(env)).n).toBe(0);
+            if (o.t === 'advance') expect(await dueLeft(env)).toMatchObject({ n: 0, expired: 0 });
             await checkLedger(env);
             await checkConservation(env);
           }
