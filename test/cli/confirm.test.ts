@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliCardCharge, cliHome } from '../helpers/cli.js';
+import { CUSTOMER_FLAGS, cliCardCharge, cliHome, itemFlags } from '../helpers/cli.js';
 import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
 /**
@@ -222,7 +222,7 @@ describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', 
 
   it('English: "sim" is not an answer (asked again); "yes" voids', async () => {
     const t0 = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']).json();
-    const c = home.run(['charges', 'create', '--amount', '1200', '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t0.token, '--payment-details.installments', '1', '--no-capture', ...customer, ...items(1200)]);
+    const c = home.run(['charges', 'create', '--amount', '1200', '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t0.token, '--payment-details.installments', '1', '--no-capture', ...CUSTOMER_FLAGS, ...itemFlags(1200)]);
     expect(c.code, c.stderr).toBe(0);
     const id = c.json().id;
     const t = tmuxMpay(home.dir, home.env, ['charges', 'void', id], { name: 'cv-en' });
