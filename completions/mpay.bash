@@ -27,7 +27,7 @@ _mpay_has() { _mpay_words "$1"; [[ -n "$words" ]]; }
 _mpay_words() {
   words=""
   case "$1" in
-    "") words="admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "") words="admin anticipations api chargebacks charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant") words="get pin --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "merchant pin") words="disable set --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -60,15 +60,22 @@ _mpay_words() {
     "charges capture") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges void") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refunds") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance calendar expire pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance calendar chargeback decide expire pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --paid-on --profile --quiet --verbose --version --yes" ;;
     "sandbox expire") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox chargeback") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --reason --verbose --version --yes" ;;
+    "sandbox decide") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox review") words="--approve --base-url --color --data-dir --decision --help --idempotency-key --input --jq --json --notes --output --profile --quiet --reject --verbose --version --yes" ;;
     "sandbox wallet") words="adjust --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox wallet adjust") words="--amount --base-url --color --data-dir --description --direction --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox values") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox calendar") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "chargebacks") words="accept contest get list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "chargebacks list") words="--all --base-url --charge-id --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --start-date --status --verbose --version --yes" ;;
+    "chargebacks get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "chargebacks accept") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "chargebacks contest") words="--base-url --color --data-dir --file-id --help --idempotency-key --input --jq --json --output --profile --quiet --text --verbose --version --yes" ;;
     "receivables") words="list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "receivables list") words="--all --base-url --charge-id --color --data-dir --help --idempotency-key --jq --json --limit --output --page --payment-method --per-page --profile --quiet --settlement-date-from --settlement-date-to --status --submerchant-id --verbose --version --yes" ;;
     "anticipations") words="create list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -96,7 +103,8 @@ _mpay_words() {
     "submerchants upload") words="--base-url --color --data-dir --file --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants requirements") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "submerchants onboard") words="--base-url --color --data-dir --from-file --help --id --idempotency-key --jq --json --lang --output --profile --quiet --save-answers --verbose --version --yes" ;;
-    "files") words="download open --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "files") words="download open upload --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "files upload") words="--base-url --color --data-dir --file --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "files download") words="--base-url --color --data-dir --help --idempotency-key --jq --json --out --output --profile --quiet --verbose --version --yes" ;;
     "files open") words="--base-url --browser --color --data-dir --help --idempotency-key --jq --json --output --port --profile --quiet --verbose --version --yes" ;;
     "webhooks") words="create delete get list listen logs retry rotate-secret update --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -169,8 +177,10 @@ _mpay_values() {
     'charges create|--payment-details.interest') words='merchant buyer' ;;
     'charges list|--status') words='pending authorized captured failed refunded voided expired' ;;
     'charges list|--payment-method') words='credit_card pix boleto' ;;
+    'sandbox chargeback|--reason') words='fraud not_received not_as_described duplicate credit_not_processed other' ;;
     'sandbox review|--decision') words='approve reject' ;;
     'sandbox wallet adjust|--direction') words='credit debit' ;;
+    'chargebacks list|--status') words='open under_review accepted won lost' ;;
     'receivables list|--status') words='pending paid anticipated cancelled' ;;
     'receivables list|--payment-method') words='credit_card pix boleto' ;;
     'anticipations list|--status') words='pending approved refused' ;;
@@ -190,13 +200,13 @@ _mpay_values() {
     'submerchants docs add|--mime-type') words='application/pdf image/png image/jpeg' ;;
     'submerchants docs list|--type') words='social_contract contract_amendment cnpj_card proof_of_residence_company front_id back_id selfie_with_id proof_of_residence partner_front_id partner_back_id partner_selfie_with_id partner_proof_of_residence' ;;
     'submerchants docs list|--status') words='pending approved rejected replaced' ;;
-    'webhooks create|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
+    'webhooks create|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'webhooks list|--status') words='active disabled' ;;
     'webhooks update|--status') words='active disabled' ;;
-    'webhooks update|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
+    'webhooks update|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'webhooks logs|--status') words='pending delivered failed' ;;
-    'webhooks logs|--event-name') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
-    'webhooks listen|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid' ;;
+    'webhooks logs|--event-name') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
+    'webhooks listen|--events') words='charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost' ;;
     'api|--auth') words='secret public none' ;;
     *) return 1 ;;
   esac
@@ -224,9 +234,12 @@ _mpay_takes() {
     "charges capture") t=" --amount --input " ;;
     "charges refunds") t=" --limit --page --per-page " ;;
     "sandbox pay") t=" --amount --input --paid-on " ;;
+    "sandbox chargeback") t=" --amount --input --reason " ;;
     "sandbox advance") t=" --days --input " ;;
     "sandbox review") t=" --decision --input --notes " ;;
     "sandbox wallet adjust") t=" --amount --description --direction --input " ;;
+    "chargebacks list") t=" --charge-id --end-date --limit --page --per-page --start-date --status " ;;
+    "chargebacks contest") t=" --file-id --input --text " ;;
     "receivables list") t=" --charge-id --limit --page --payment-method --per-page --settlement-date-from --settlement-date-to --status --submerchant-id " ;;
     "anticipations create") t=" --amount --input --receivable-ids --submerchant-id " ;;
     "anticipations list") t=" --end-date --limit --page --per-page --start-date --status --type " ;;
@@ -245,6 +258,7 @@ _mpay_takes() {
     "submerchants docs list") t=" --legal-representative-id --limit --page --per-page --status --type " ;;
     "submerchants upload") t=" --file " ;;
     "submerchants onboard") t=" --from-file --id --lang --save-answers " ;;
+    "files upload") t=" --file " ;;
     "files download") t=" --out " ;;
     "files open") t=" --port " ;;
     "webhooks create") t=" --events --input --url " ;;

@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -31,7 +31,7 @@ complete -c mpay -l quiet
 complete -c mpay -l verbose
 complete -c mpay -l version
 complete -c mpay -l yes
-complete -c mpay -n '__mpay_at '\'''\''' -a 'admin anticipations api charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals'
+complete -c mpay -n '__mpay_at '\'''\''' -a 'admin anticipations api chargebacks charges completion files keys links merchant profiles receivables recipients sandbox server smoke submerchants tokens trigger wallets webhooks whoami withdrawals'
 complete -c mpay -n '__mpay_at '\''merchant'\''' -a 'get pin'
 complete -c mpay -n '__mpay_at '\''merchant'\''' -l color
 complete -c mpay -n '__mpay_at '\''merchant'\''' -l output
@@ -301,7 +301,7 @@ complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
-complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar expire pay review values wallet'
+complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar chargeback decide expire pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l profile
@@ -314,6 +314,15 @@ complete -c mpay -n '__mpay_at '\''sandbox pay'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox expire'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l amount -r -F
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l profile
+complete -c mpay -n '__mpay_at '\''sandbox chargeback'\''' -l reason -x -a 'fraud not_received not_as_described duplicate credit_not_processed other'
+complete -c mpay -n '__mpay_at '\''sandbox decide'\''' -l color
+complete -c mpay -n '__mpay_at '\''sandbox decide'\''' -l output
+complete -c mpay -n '__mpay_at '\''sandbox decide'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l days -r -F
 complete -c mpay -n '__mpay_at '\''sandbox advance'\''' -l input -r -F
@@ -344,6 +353,33 @@ complete -c mpay -n '__mpay_at '\''sandbox values'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l output
 complete -c mpay -n '__mpay_at '\''sandbox calendar'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks'\''' -a 'accept contest get list'
+complete -c mpay -n '__mpay_at '\''chargebacks'\''' -l color
+complete -c mpay -n '__mpay_at '\''chargebacks'\''' -l output
+complete -c mpay -n '__mpay_at '\''chargebacks'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l all
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l charge-id -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l color
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l end-date -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l limit -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l output
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l page -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l per-page -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l start-date -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks list'\''' -l status -x -a 'open under_review accepted won lost'
+complete -c mpay -n '__mpay_at '\''chargebacks get'\''' -l color
+complete -c mpay -n '__mpay_at '\''chargebacks get'\''' -l output
+complete -c mpay -n '__mpay_at '\''chargebacks get'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks accept'\''' -l color
+complete -c mpay -n '__mpay_at '\''chargebacks accept'\''' -l output
+complete -c mpay -n '__mpay_at '\''chargebacks accept'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l color
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l file-id -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l input -r -F
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l output
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l profile
+complete -c mpay -n '__mpay_at '\''chargebacks contest'\''' -l text -r -F
 complete -c mpay -n '__mpay_at '\''receivables'\''' -a 'list'
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l color
 complete -c mpay -n '__mpay_at '\''receivables'\''' -l output
@@ -576,10 +612,14 @@ complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l lang -r -F
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l output
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l profile
 complete -c mpay -n '__mpay_at '\''submerchants onboard'\''' -l save-answers -r -F
-complete -c mpay -n '__mpay_at '\''files'\''' -a 'download open'
+complete -c mpay -n '__mpay_at '\''files'\''' -a 'download open upload'
 complete -c mpay -n '__mpay_at '\''files'\''' -l color
 complete -c mpay -n '__mpay_at '\''files'\''' -l output
 complete -c mpay -n '__mpay_at '\''files'\''' -l profile
+complete -c mpay -n '__mpay_at '\''files upload'\''' -l color
+complete -c mpay -n '__mpay_at '\''files upload'\''' -l file -r -F
+complete -c mpay -n '__mpay_at '\''files upload'\''' -l output
+complete -c mpay -n '__mpay_at '\''files upload'\''' -l profile
 complete -c mpay -n '__mpay_at '\''files download'\''' -l color
 complete -c mpay -n '__mpay_at '\''files download'\''' -l out -r -F
 complete -c mpay -n '__mpay_at '\''files download'\''' -l output
@@ -594,7 +634,7 @@ complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
@@ -611,7 +651,7 @@ complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l profile
@@ -629,7 +669,7 @@ complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l all
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l charge-id -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-id -r -F
-complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l event-name -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l limit -r -F
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks logs'\''' -l page -r -F
@@ -641,7 +681,7 @@ complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid'
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l output

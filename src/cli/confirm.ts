@@ -133,6 +133,21 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
       facts: [`${amount} from wallet ${b.wallet_id}${b.submerchant_id ? ` of submerchant ${b.submerchant_id}` : ''}`, `to ${to}`, `idempotency key ${b.idempotency_key}`],
     };
   },
+  'chargebacks.accept': async (client, { id }) => {
+    const cb = (await client.call('chargebacks.get', { params: { id: id! } })).data as Rec;
+    return {
+      question: `Accept chargeback ${cb.id}? ${formatBRL(cb.amount)} stays with the cardholder and the chargeback fee is debited.`,
+      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}`, `${formatBRL(cb.amount)}, evidence due ${cb.evidence_due_at}`],
+    };
+  },
+  'chargebacks.contest': async (client, { id }, body) => {
+    const cb = (await client.call('chargebacks.get', { params: { id: id! } })).data as Rec;
+    const files = Array.isArray(body?.file_ids) ? body.file_ids.length : 0;
+    return {
+      question: `Submit this evidence for chargeback ${cb.id}? It cannot be changed afterwards.`,
+      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}: ${formatBRL(cb.amount)}`, `evidence: ${String(body?.text ?? '').length} characters of text, ${files} file(s)`],
+    };
+  },
   'merchant.pin.disable': async () => ({
     question: 'Disable the withdrawal PIN? Withdrawals then need no PIN.',
     facts: ['the merchant PIN that protects withdrawals'],

@@ -23,6 +23,11 @@ export interface CliSpec {
   importance?: readonly string[];
   /** id of a get operation: `--wait` polls it until the record's status leaves `pending` */
   waitWith?: string;
+  /**
+   * Flag names that differ from the field's: body or query field path (dotted) → flag, e.g.
+   * `{ file_ids: 'file-id' }` for a list given one value per flag (`--file-id A --file-id B`).
+   */
+  flagNames?: Readonly<Record<string, string>>;
 }
 
 /** The columns of a table, in the order shown, and from most to least important (default: that order). */

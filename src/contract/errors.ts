@@ -24,6 +24,9 @@ export const ERROR_STATUS = {
   submerchant_not_approved: 422,
   acquirer_unavailable: 422,
   storage_quota_exceeded: 422,
+  // the wallet's balance is below zero (a chargeback took more than it held): withdrawals and
+  // anticipations wait until settlements bring it back to zero
+  negative_balance: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -21,6 +21,11 @@ export const EVENT_NAMES = [
   'document.replaced',
   'payment_link.created',
   'payment_link.paid',
+  'chargeback.created',
+  'chargeback.under_review',
+  'chargeback.accepted',
+  'chargeback.won',
+  'chargeback.lost',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -19,6 +19,7 @@ import { receivableEndpoints } from './resources/receivables.js';
 import { walletEndpoints } from './resources/wallets.js';
 import { clockEndpoints } from './resources/clock.js';
 import { checkoutEndpoints } from './resources/checkout.js';
+import { chargebackEndpoints } from './resources/chargebacks.js';
 
 export * from './common.js';
 export * from './errors.js';
@@ -41,6 +42,7 @@ export * from './resources/webhooks.js';
 export * from './resources/sandboxWallet.js';
 export * from './filters.js';
 export * from './resources/checkout.js';
+export * from './resources/chargebacks.js';
 
 export const endpoints = [
   ...merchantEndpoints,
@@ -51,6 +53,7 @@ export const endpoints = [
   ...recipientEndpoints,
   ...paymentLinkEndpoints,
   ...chargeEndpoints,
+  ...chargebackEndpoints,
   ...receivableEndpoints,
   ...walletEndpoints,
   ...clockEndpoints,

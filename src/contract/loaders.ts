@@ -17,6 +17,7 @@ export const RESOURCE_LOADERS = {
   recipients: async () => (await import('./resources/recipients.js')).recipientEndpoints,
   paymentLinks: async () => (await import('./resources/paymentLinks.js')).paymentLinkEndpoints,
   charges: async () => (await import('./resources/charges.js')).chargeEndpoints,
+  chargebacks: async () => (await import('./resources/chargebacks.js')).chargebackEndpoints,
   receivables: async () => (await import('./resources/receivables.js')).receivableEndpoints,
   wallets: async () => (await import('./resources/wallets.js')).walletEndpoints,
   clock: async () => (await import('./resources/clock.js')).clockEndpoints,

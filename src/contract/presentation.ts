@@ -9,6 +9,7 @@ import type { CliPresentation, Endpoint } from './endpoint.js';
 import type { ResourceName } from './loaders.js';
 import { apiKeyEndpoints, apiKeyPresentation } from './resources/apiKeys.js';
 import { chargeEndpoints, chargePresentation } from './resources/charges.js';
+import { chargebackEndpoints, chargebackPresentation } from './resources/chargebacks.js';
 import { checkoutEndpoints, checkoutPresentation } from './resources/checkout.js';
 import { clockEndpoints, clockPresentation } from './resources/clock.js';
 import { merchantEndpoints, merchantPresentation } from './resources/merchant.js';
@@ -42,6 +43,7 @@ export const resources = {
   recipients: { endpoints: recipientEndpoints, presentation: recipientPresentation },
   paymentLinks: { endpoints: paymentLinkEndpoints, presentation: paymentLinkPresentation },
   charges: { endpoints: chargeEndpoints, presentation: chargePresentation },
+  chargebacks: { endpoints: chargebackEndpoints, presentation: chargebackPresentation },
   receivables: { endpoints: receivableEndpoints, presentation: receivablePresentation },
   wallets: { endpoints: walletEndpoints, presentation: walletPresentation },
   clock: { endpoints: clockEndpoints, presentation: clockPresentation },
@@ -57,7 +59,7 @@ export const resources = {
  */
 export const sharedPresentation: CliPresentation = {
   groups: {
-    sandbox: 'Sandbox: magic values, clock, PIX payment, review, wallet adjustments',
+    sandbox: 'Sandbox: magic values, clock, PIX payment, review, chargebacks, wallet adjustments',
   },
   fields: {
     name: 'name',

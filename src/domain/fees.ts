@@ -25,7 +25,6 @@
  * - Anticipation fee per receivable = net × the monthly rate / 30 × calendar days until its
  *   (moved) settlement day, rounded half up.
  */
-import type { StatusOf } from './lifecycle.js';
 import { assertCents, percentOf, splitInstallments } from './money.js';
 
 export type PaymentMethod = 'credit_card' | 'pix' | 'boleto';
@@ -233,20 +232,4 @@ export function refundShare(net: number, before: number, after: number, total: n
   const n = BigInt(net);
   const t = BigInt(total);
   return Number((n * BigInt(after)) / t - (n * BigInt(before)) / t);
-}
-
-/**
- * What a receivable has put into its wallet: the net of a paid one, the net less its
- * anticipation fee for an anticipated one, nothing for one still pending or cancelled.
- */
-export function receivedBy(status: StatusOf<'receivable'>, net: number, anticipationFee: number): number {
-  switch (status) {
-    case 'paid':
-      return net;
-    case 'anticipated':
-      return net - anticipationFee;
-    case 'pending':
-    case 'cancelled':
-      return 0;
-  }
 }

@@ -2,6 +2,8 @@
  * Uploaded file rules: the bytes decide the type (magic numbers), the client's name is only
  * shown, never used as a path.
  */
+import { UUID_SOURCE } from './ids.js';
+
 export type FileKind = 'png' | 'jpeg' | 'pdf';
 
 export const FILE_KINDS: Record<FileKind, { mime: string; extensions: readonly string[]; label: string }> = {
@@ -11,6 +13,9 @@ export const FILE_KINDS: Record<FileKind, { mime: string; extensions: readonly s
 };
 
 export const ACCEPTED_MIME_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+
+/** The key of a stored upload: a UUID the server made and the extension of its kind. */
+export const FILE_KEY_RE = new RegExp(`^${UUID_SOURCE}\\.(png|jpg|pdf)$`);
 
 /** 10 MiB: the seed's "10 MB" upload limit, in bytes. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;

@@ -8,7 +8,7 @@ export const LIFECYCLES = {
   // authorized: a card charge created with capture false, captured later (once) or voided
   // expired: a boleto or a PIX with a due date not paid by its last payable day
   charge: { pending: ['authorized', 'captured', 'failed', 'expired'], authorized: ['captured', 'voided'], captured: ['refunded'], failed: [], refunded: [], voided: [], expired: [] },
-  // cancelled (an extension): the charge was refunded before the receivable settled
+  // cancelled (an extension): a refund or a chargeback took all of it before it settled
   receivable: { pending: ['paid', 'anticipated', 'cancelled'], paid: [], anticipated: [], cancelled: [] },
   withdrawal: { pending: ['processing', 'failed'], processing: ['completed', 'failed'], completed: [], failed: [] },
   anticipation: { pending: ['approved', 'refused'], approved: [], refused: [] },
@@ -26,6 +26,9 @@ export const LIFECYCLES = {
     exhausted: [],
   },
   webhook_endpoint: { active: ['disabled'], disabled: ['active'] },
+  // a dispute of a captured card charge: the merchant accepts it or contests it with evidence
+  // before evidence_due_at (past it, lost); the issuer decides a contest
+  chargeback: { open: ['accepted', 'under_review', 'lost'], under_review: ['won', 'lost'], accepted: [], won: [], lost: [] },
   // a delivery log record (one attempt) — webhook_delivery_logs.status
   delivery: { pending: ['delivered', 'failed'], delivered: [], failed: [] },
   // a delivery (event × endpoint, its schedule) — webhook_deliveries.state; a redelivery
@@ -82,6 +85,7 @@ export type AnyStatus = { [L in Lifecycle]: StatusOf<L> }[Lifecycle];
 export type Tone = 'good' | 'waiting' | 'bad' | 'aside';
 export const STATUS_TONES: Record<AnyStatus, Tone> = {
   pending: 'waiting',
+  open: 'waiting',
   processing: 'waiting',
   under_review: 'waiting',
   scheduled: 'waiting',
@@ -93,6 +97,7 @@ export const STATUS_TONES: Record<AnyStatus, Tone> = {
   approved: 'good',
   active: 'good',
   delivered: 'good',
+  won: 'good',
   failed: 'bad',
   refused: 'bad',
   rejected: 'bad',
@@ -100,6 +105,8 @@ export const STATUS_TONES: Record<AnyStatus, Tone> = {
   expired: 'bad',
   refunded: 'bad',
   cancelled: 'bad',
+  lost: 'bad',
+  accepted: 'bad',
   exhausted: 'aside',
   inactive: 'aside',
   replaced: 'aside',

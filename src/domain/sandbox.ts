@@ -2,15 +2,34 @@
  * The sandbox acquirer's magic values, in one place: the server decides with them and
  * `mpay sandbox values` lists them. Any Luhn-valid card number not listed here is approved.
  */
+import type { ChargebackReason } from './chargebacks.js';
 import { luhnValid } from './luhn.js';
 import { addDays, startOfDay } from './calendar.js';
 import { effectiveDueDate, lastPayableDay, type DueTerms } from './dueAmount.js';
 
-export interface TestCard {
+/** A card the sandbox acquirer declines. */
+export interface DeclinedTestCard {
   number: string;
   outcome: 'declined';
   failure_code: 'card_declined' | 'insufficient_funds';
   failure_reason: string;
+}
+
+/** A card the sandbox acquirer approves whose captured charges the cardholder disputes later (due work, merchant clock). */
+export interface DisputedTestCard {
+  number: string;
+  outcome: 'disputed';
+  reason: ChargebackReason;
+  /** whole days after the capture */
+  dispute_after_days: number;
+}
+
+export type TestCard = DeclinedTestCard | DisputedTestCard;
+
+/** What the sandbox does later with an approved card's captured charge: a chargeback of all that is left of it. */
+export interface LaterDispute {
+  reason: ChargebackReason;
+  after_days: number;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
@@ -21,21 +40,24 @@ export const TEST_CARDS: readonly TestCard[] = [
     failure_code: 'insufficient_funds',
     failure_reason: 'The card has insufficient funds',
   },
+  // Stripe's dispute test cards (docs.stripe.com/testing#disputes): fraudulent, product not received
+  { number: '4000000000000259', outcome: 'disputed', reason: 'fraud', dispute_after_days: 1 },
+  { number: '4000000000002685', outcome: 'disputed', reason: 'not_received', dispute_after_days: 7 },
 ];
 
 /** Numbers that are approved (any other Luhn-valid number is approved too). */
 export const APPROVED_TEST_CARDS: readonly string[] = ['4111111111111111', '5555555555554444', '6362970000457013', '378282246310005'];
 
 export type CardDecision =
-  | { approved: true }
+  | { approved: true; dispute?: LaterDispute }
   | { approved: false; failure_code: string; failure_reason: string };
 
 export function decideCard(number: string, expired = false): CardDecision {
   const magic = TEST_CARDS.find((c) => c.number === number);
-  if (magic) return { approved: false, failure_code: magic.failure_code, failure_reason: magic.failure_reason };
+  if (magic?.outcome === 'declined') return { approved: false, failure_code: magic.failure_code, failure_reason: magic.failure_reason };
   if (!luhnValid(number)) return { approved: false, failure_code: 'invalid_card', failure_reason: 'The card number is not valid' };
   if (expired) return { approved: false, failure_code: 'expired_card', failure_reason: 'The card has expired' };
-  return { approved: true };
+  return magic ? { approved: true, dispute: { reason: magic.reason, after_days: magic.dispute_after_days } } : { approved: true };
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { CalendarMemo } from './calendarMemo.js';
 import { Memo } from './memo.js';
-import type { CardReading } from './services/charges/card.js';
+import type { CardReading } from './services/charges/cardReading.js';
 import type { PageBoundary } from './services/chargeList.js';
 import type { KnownChargeText } from './services/charges/view.js';
 

@@ -1,7 +1,7 @@
 /**
  * Due work: time-based moves (settlements, PIX expiry, the expiry and the sandbox's late payers of
- * charges with a due date, undecided card charges, and whatever other resources register in
- * `dueWork`) that come due on a merchant's clock. Each job runs
+ * charges with a due date, undecided card charges, chargebacks, and whatever other resources
+ * register in `dueWork`) that come due on a merchant's clock. Each job runs
  * one bounded batch per call and returns how many items it moved. Before every authenticated
  * request the app runs each job once for the caller's merchant; `runDueWork` sweeps until
  * nothing is due (the sandbox clock advance, and a server-mode timer).
@@ -15,6 +15,7 @@ import { purgeExpiredKeys } from './idempotency.js';
 import { purgeUnattachedUploads } from './services/uploadQuota.js';
 import { decidePendingCardCharges, expireDuePixCharges, settleDueReceivables, voidExpiredAuthorizations } from './services/charges/due.js';
 import { expireDueCharges, paySandboxLatePayers } from './services/charges/dueDate.js';
+import { advanceChargebacks, openScheduledChargebacks } from './services/chargebacks.js';
 
 /** Time-based moves, each one bounded batch per call (deps.due.batch items, one transaction per batch). */
 export const dueWork: DueJob[] = [
@@ -25,6 +26,10 @@ export const dueWork: DueJob[] = [
   // boletos and PIX with a due date: the sandbox's late payers pay, then the unpaid expire
   paySandboxLatePayers,
   expireDueCharges,
+  // before settlements: a dispute that came due takes from the receivables still pending then
+  openScheduledChargebacks,
+  // chargebacks past their evidence window (lost) and contests due to be decided
+  advanceChargebacks,
   settleDueReceivables,
   // sandbox payout rail: pending → processing → completed | failed (src/domain/sandboxPayouts.ts)
   (ctx) => advanceWithdrawals(ctx.deps, ctx.merchantId, ctx.now()),
@@ -32,7 +37,7 @@ export const dueWork: DueJob[] = [
   (ctx) => expireDueLinks(ctx.db, ctx.merchantId, ctx.now()),
   // Idempotency-Keys past their 24 h
   purgeExpiredKeys,
-  // uploads attached to no document, past their retention (src/server/uploadLimits.ts)
+  // uploads attached to no document nor chargeback evidence, past their retention (src/server/uploadLimits.ts)
   purgeUnattachedUploads,
 ];
 

@@ -18,6 +18,7 @@ export const LIFECYCLE_COLUMNS: Record<Lifecycle, { table: string; column: strin
   document: { table: 'submerchant_documents', column: 'status' },
   payment_link: { table: 'payment_links', column: 'status' },
   webhook_endpoint: { table: 'webhook_endpoints', column: 'status' },
+  chargeback: { table: 'chargebacks', column: 'status' },
   delivery: { table: 'webhook_delivery_logs', column: 'status' },
   webhook_delivery: { table: 'webhook_deliveries', column: 'state' },
 };

@@ -63,7 +63,8 @@ describe('bash (bash-completion)', () => {
     return r.stdout.split('\n').filter(Boolean).sort();
   };
   it.runIf(need('bash', existsSync(BASH_COMPLETION)))('commands, verbs, flags and their values', () => {
-    expect(complete('mpay ch')).toEqual(['charges']);
+    expect(complete('mpay ch')).toEqual(['chargebacks', 'charges']);
+    expect(complete('mpay chargeb')).toEqual(['chargebacks']);
     expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
     expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
     expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'expired', 'failed', 'pending', 'refunded', 'voided']);
@@ -94,7 +95,8 @@ describe('fish', () => {
     return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0]!).sort();
   };
   it.runIf(need('fish'))('commands, verbs, flags and their values', () => {
-    expect(complete('mpay ch')).toEqual(['charges']);
+    expect(complete('mpay ch')).toEqual(['chargebacks', 'charges']);
+    expect(complete('mpay chargeb')).toEqual(['chargebacks']);
     expect(complete('mpay charges ')).toEqual(expect.arrayContaining(['create', 'get', 'list', 'refund']));
     expect(complete('mpay charges ')).not.toContain('keys');
     expect(complete('mpay charges list --st')).toEqual(['--start-date', '--status']);
@@ -142,7 +144,7 @@ describe('zsh (compsys in a terminal)', () => {
     tmux('new-session', '-d', '-s', session, '-x', '200', '-y', '40', `env ZDOTDIR=${zdot} zsh -i`);
     try {
       await waitFor((s) => s.includes('READY>'), 'the zsh prompt');
-      expect(await tab('mpay ch', (s) => s.includes('mpay charges'), 'mpay charges')).toContain('READY>mpay charges');
+      expect(await tab('mpay chargeb', (s) => s.includes('mpay chargebacks'), 'mpay chargebacks')).toContain('READY>mpay chargebacks');
       const verbs = await tab('mpay charges ', (s) => /refund/.test(s), 'the verbs of charges');
       for (const v of ['create', 'get', 'list', 'refund']) expect(verbs).toMatch(new RegExp(`\\b${v}\\b`));
       expect(verbs).not.toMatch(/\bkeys\b/);

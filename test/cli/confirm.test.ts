@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliHome } from '../helpers/cli.js';
+import { CUSTOMER_FLAGS, cliCardCharge, cliHome, itemFlags } from '../helpers/cli.js';
 import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
 /**
@@ -10,16 +10,7 @@ import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 const home = cliHome();
 afterAll(() => home.cleanup());
 
-const customer = ['--customer.name', 'Ana Souza', '--customer.email', 'ana@example.com', '--customer.tax-id', '52998224725', '--customer.phone', '+5511987654321', '--customer.type', 'individual'];
-const items = (amount: number) => ['--items', JSON.stringify([{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }])];
-
-function cardCharge(amount: number, plan: string[] = ['--payment-details.installments', '1']): string {
-  const t = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']);
-  expect(t.code, t.stderr).toBe(0);
-  const c = home.run(['charges', 'create', '--amount', String(amount), '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t.json().token, ...plan, ...customer, ...items(amount)]);
-  expect(c.code, c.stderr).toBe(0);
-  return c.json().id;
-}
+const cardCharge = (amount: number, plan?: string[]) => cliCardCharge(home, amount, plan);
 const chargeStatus = (id: string) => home.run(['charges', 'get', id]).json().status;
 
 beforeAll(() => {
@@ -251,7 +242,7 @@ describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', 
 
   it('English: "sim" is not an answer (asked again); "yes" voids', async () => {
     const t0 = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']).json();
-    const c = home.run(['charges', 'create', '--amount', '1200', '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t0.token, '--payment-details.installments', '1', '--no-capture', ...customer, ...items(1200)]);
+    const c = home.run(['charges', 'create', '--amount', '1200', '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t0.token, '--payment-details.installments', '1', '--no-capture', ...CUSTOMER_FLAGS, ...itemFlags(1200)]);
     expect(c.code, c.stderr).toBe(0);
     const id = c.json().id;
     const t = tmuxMpay(home.dir, home.env, ['charges', 'void', id], { name: 'cv-en' });

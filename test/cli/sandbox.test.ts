@@ -22,7 +22,16 @@ describe('mpay sandbox values', () => {
   const rows = sandboxValueRows();
 
   it('lists every test card and payout magic value of the data modules', () => {
-    for (const c of TEST_CARDS) expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: c.number, outcome: 'failed', code: c.failure_code }));
+    for (const c of TEST_CARDS) {
+      if (c.outcome === 'declined') expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: c.number, outcome: 'failed', code: c.failure_code }));
+      else expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: c.number, outcome: 'captured', detail: expect.stringContaining(`disputed ${c.dispute_after_days} day(s) after capture`) }));
+    }
+    expect(TEST_CARDS.filter((c) => c.outcome === 'disputed').map((c) => c.number)).toEqual(['4000000000000259', '4000000000002685']);
+    // the chargeback rows: the magic evidence text, both outcomes, and the fee
+    const cb = rows.filter((r) => r.area === 'chargeback');
+    expect(cb.map((r) => r.outcome)).toEqual(['open', 'won', 'lost', 'accepted']);
+    expect(cb[1]!.value).toContain('winning_evidence');
+    expect(cb[3]!.detail).toContain('R$ 15,00');
     for (const n of APPROVED_TEST_CARDS) expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: n, outcome: 'captured', code: null }));
     for (const v of SANDBOX_PAYOUT_VALUES) {
       const row = rows.find((r) => r.area === `withdrawal (${v.type})` && r.code === v.failure_reason);

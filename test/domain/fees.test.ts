@@ -147,7 +147,7 @@ describe('PIX BR Code', () => {
 
 describe('sandbox test cards', () => {
   it('declines the two magic numbers and approves any other Luhn-valid number', () => {
-    expect(TEST_CARDS.map((c) => [c.number, c.failure_code])).toEqual([
+    expect(TEST_CARDS.filter((c) => c.outcome === 'declined').map((c) => [c.number, c.failure_code])).toEqual([
       ['4000000000000002', 'card_declined'],
       ['4000000000009995', 'insufficient_funds'],
     ]);
@@ -156,5 +156,12 @@ describe('sandbox test cards', () => {
     expect(decideCard('5555555555554444')).toEqual({ approved: true });
     expect(decideCard('4111111111111112')).toMatchObject({ approved: false, failure_code: 'invalid_card' });
     expect(decideCard('4111111111111111', true)).toMatchObject({ approved: false, failure_code: 'expired_card' });
+  });
+
+  it("approves Stripe's two dispute cards and says when their charges are disputed", () => {
+    expect(decideCard('4000000000000259')).toEqual({ approved: true, dispute: { reason: 'fraud', after_days: 1 } });
+    expect(decideCard('4000000000002685')).toEqual({ approved: true, dispute: { reason: 'not_received', after_days: 7 } });
+    // an expired dispute card is declined like any expired card
+    expect(decideCard('4000000000000259', true)).toMatchObject({ approved: false, failure_code: 'expired_card' });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { receivedBy, refundShare } from '../../src/domain/fees.js';
+import { refundShare } from '../../src/domain/fees.js';
 
 describe('refundShare: ⌊net × after / total⌋ − ⌊net × before / total⌋', () => {
   it('worked examples', () => {
@@ -37,14 +37,5 @@ describe('refundShare: ⌊net × after / total⌋ − ⌊net × before / total�
         expect(given + refundShare(net, before, total, total)).toBe(net);
       }),
     );
-  });
-});
-
-describe('receivedBy: what a receivable put into its wallet', () => {
-  it('the net when paid, the net less the anticipation fee when anticipated, nothing otherwise', () => {
-    expect(receivedBy('paid', 9701, 0)).toBe(9701);
-    expect(receivedBy('anticipated', 9701, 242)).toBe(9459);
-    expect(receivedBy('pending', 9701, 0)).toBe(0);
-    expect(receivedBy('cancelled', 9701, 0)).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 
 export const BIN = join(__dirname, '..', '..', 'bin', 'mpay.js');
 
@@ -56,4 +57,20 @@ export function cliHome() {
       child.on('close', (c) => reject(new Error(`server exited ${c}: ${err}`)));
     });
   return { dir, dataDir, env, run, runAsync, startServer, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The flags of a charge's customer, and of one item of `amount` cents. */
+export const CUSTOMER_FLAGS = ['--customer.name', 'Ana Souza', '--customer.email', 'ana@example.com', '--customer.tax-id', '52998224725', '--customer.phone', '+5511987654321', '--customer.type', 'individual'];
+export const itemFlags = (amount: number) => ['--items', JSON.stringify([{ name: 'Curso', quantity: 1, unit_price: amount, tangible: false }])];
+
+/**
+ * A card charge of `amount` cents (card 4111 1111 1111 1111: captured), made through the
+ * binary with the installment flags `plan` (default 1×); its id.
+ */
+export function cliCardCharge(home: ReturnType<typeof cliHome>, amount: number, plan: string[] = ['--payment-details.installments', '1']): string {
+  const t = home.run(['tokens', 'create', '--card.number', '4111111111111111', '--card.holder-name', 'Ana Souza', '--card.expiration-month', '12', '--card.expiration-year', '2031', '--card.cvv', '123']);
+  expect(t.code, t.stderr).toBe(0);
+  const c = home.run(['charges', 'create', '--amount', String(amount), '--product-type', 'digital', '--payment-method', 'credit_card', '--payment-details.token', t.json().token, ...plan, ...CUSTOMER_FLAGS, ...itemFlags(amount)]);
+  expect(c.code, c.stderr).toBe(0);
+  return c.json().id;
 }

@@ -57,13 +57,25 @@ export async function balanceOf(env: TestEnv, walletId: string): Promise<number>
   return Number(w!.balance);
 }
 
-/** Ledger invariants of every wallet: balance = Σcredits − Σdebits, balance_after chain, ≥ 0, integers. */
+/** The entries that may take a balance below zero: a chargeback's debits (src/server/services/ledger.ts chargebackDebit). */
+export const CHARGEBACK_ENTRY_TYPES: readonly string[] = ['chargeback', 'chargeback_fee'];
+
+/** Whether an entry leaving `balanceAfter` breaks "below zero only by a chargeback": a debit of another kind that ends below zero. */
+export function belowZeroWrongly(e: { direction: string; reference_type: string }, balanceAfter: number): boolean {
+  return balanceAfter < 0 && e.direction === 'debit' && !CHARGEBACK_ENTRY_TYPES.includes(e.reference_type);
+}
+
+/**
+ * Ledger invariants of every wallet: balance = Σcredits − Σdebits, balance_after chain, integers,
+ * and below zero only by a chargeback: a debit that ends below zero is a chargeback's (a credit
+ * into a negative balance raises it toward zero).
+ */
 export async function checkLedger(env: TestEnv): Promise<void> {
   const { db } = env.rt.deps;
   const wallets = await db.all<{ id: string; balance: number; entry_seq: number }>('SELECT id, balance, entry_seq FROM wallets');
   for (const w of wallets) {
-    const entries = await db.all<{ direction: string; amount: number; balance_after: number; seq: number }>(
-      'SELECT direction, amount, balance_after, seq FROM wallet_entries WHERE wallet_id = ? ORDER BY seq',
+    const entries = await db.all<{ direction: string; amount: number; balance_after: number; seq: number; reference_type: string }>(
+      'SELECT direction, amount, balance_after, seq, reference_type FROM wallet_entries WHERE wallet_id = ? ORDER BY seq',
       [w.id],
     );
     let running = 0;
@@ -71,10 +83,10 @@ export async function checkLedger(env: TestEnv): Promise<void> {
       if (!Number.isSafeInteger(e.amount) || e.amount <= 0) throw new Error(`wallet ${w.id}: entry amount ${e.amount} is not a positive integer`);
       if (e.seq !== i + 1) throw new Error(`wallet ${w.id}: entry seq ${e.seq} at position ${i + 1}`);
       running += e.direction === 'credit' ? e.amount : -e.amount;
-      if (running < 0) throw new Error(`wallet ${w.id}: balance went below zero at entry ${i + 1}`);
+      if (belowZeroWrongly(e, running)) throw new Error(`wallet ${w.id}: a ${e.reference_type} debit took the balance below zero at entry ${i + 1}`);
       if (e.balance_after !== running) throw new Error(`wallet ${w.id}: balance_after ${e.balance_after} ≠ running ${running} at entry ${i + 1}`);
     });
-    if (!Number.isSafeInteger(w.balance) || w.balance < 0) throw new Error(`wallet ${w.id}: balance ${w.balance}`);
+    if (!Number.isSafeInteger(w.balance)) throw new Error(`wallet ${w.id}: balance ${w.balance}`);
     if (w.balance !== running) throw new Error(`wallet ${w.id}: balance ${w.balance} ≠ Σcredits − Σdebits ${running}`);
     if (Number(w.entry_seq) !== entries.length) throw new Error(`wallet ${w.id}: entry_seq ${w.entry_seq} ≠ ${entries.length} entries`);
   }
@@ -93,6 +105,7 @@ interface StatementEntry {
   direction: string;
   amount: number;
   balance_after: number;
+  reference_type: string;
   created_at: string;
 }
 interface StatementSummary {
@@ -112,7 +125,7 @@ export async function statementFromRows(env: TestEnv, walletId: string, startDat
   const from = qFrom().parse(startDate);
   const to = qTo().parse(endDate);
   const rows = await env.rt.deps.db.all<StatementEntry & { seq: number }>(
-    'SELECT id, direction, amount, balance_after, created_at, seq FROM wallet_entries WHERE wallet_id = ? ORDER BY created_at, seq',
+    'SELECT id, direction, amount, balance_after, reference_type, created_at, seq FROM wallet_entries WHERE wallet_id = ? ORDER BY created_at, seq',
     [walletId],
   );
   let balance = 0;
@@ -127,7 +140,7 @@ export async function statementFromRows(env: TestEnv, walletId: string, startDat
     if (r.direction === 'credit') credits += Number(r.amount);
     else debits += Number(r.amount);
     balance = opening + credits - debits;
-    entries.push({ id: r.id, direction: r.direction, amount: Number(r.amount), balance_after: balance, created_at: r.created_at });
+    entries.push({ id: r.id, direction: r.direction, amount: Number(r.amount), balance_after: balance, reference_type: r.reference_type, created_at: r.created_at });
   }
   return { entries, summary: { opening_balance: opening, closing_balance: opening + credits - debits, total_credits: credits, total_debits: debits } };
 }
@@ -160,7 +173,7 @@ export async function checkStatement(env: TestEnv, walletId: string, startDate: 
     if (!g || g.id !== e.id || g.balance_after !== e.balance_after || g.amount !== e.amount || g.direction !== e.direction) {
       throw new Error(`${where}: entry ${i + 1} is ${JSON.stringify(g)}, from the rows ${JSON.stringify(e)}`);
     }
-    if (g.balance_after < 0) throw new Error(`${where}: balance below zero at entry ${g.id}`);
+    if (belowZeroWrongly(g, g.balance_after)) throw new Error(`${where}: a ${g.reference_type} debit shows a balance below zero at entry ${g.id}`);
   });
   if (got.length !== want.entries.length) throw new Error(`${where}: ${got.length} entries in its pages, ${want.entries.length} in the period`);
   return pages;

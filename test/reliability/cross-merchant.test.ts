@@ -41,6 +41,7 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
   // the endpoint first: it receives the events written while it is active
   const hook = await ok('POST', '/v1/postbacks/endpoints', { url: rcv.url, events: ['*'] });
   const card = (await cardCharge(env, 5000)).body.data;
+  const chargeback = await ok('POST', `/v1/sandbox/charges/${card.id}/chargeback`, { amount: 1000 });
   const pix = await ok('POST', '/v1/charges', chargeBody(3000, { payment_method: 'pix' }));
   const withdrawal = await ok('POST', '/v1/withdrawals', {
     type: 'pix',
@@ -74,6 +75,8 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
     withdrawals: withdrawal.id,
     'payment-links': link.id,
     charges: card.id,
+    chargebacks: chargeback.id,
+    'sandbox/chargebacks': chargeback.id,
     'sandbox/charges': pix.id,
     wallets: A.wallet_id,
     submerchants: sub.id,
@@ -91,6 +94,7 @@ it("every id route with another merchant's keys → 100 % 404", async () => {
     'submerchants.documents.create': docBody('cnpj_card'),
     'sandbox.submerchants.review': { decision: 'approve' },
     'webhookEndpoints.update': { status: 'disabled' },
+    'chargebacks.contest': { text: 'roubado' },
   };
   // a query the route needs, so the answer is about the id and not a missing parameter
   const queryFor: Record<string, string> = { 'wallets.statement': '?start_date=2026-01-01T00:00:00Z&end_date=2026-02-01T00:00:00Z' };

@@ -3,7 +3,7 @@ import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationErro
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
-import { CPF, tokenize } from '../helpers/money.js';
+import { CPF, cardCharge, tokenize } from '../helpers/money.js';
 import { localDate } from '../../src/domain/calendar.js';
 
 let env: TestEnv;
@@ -66,6 +66,20 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     expect((wrong as ApiError).message).toContain('10000 cents');
     const paid = await client().call('charges.sandboxPay', { params: { id: c.data.id }, body: { amount: 10_000 } });
     expect(paid.data).toMatchObject({ status: 'captured', paid_amount: 10_000 });
+  });
+
+  it('chargebacks: the sandbox opens one, a contest and the decision move it, a second accept is a typed 409', async () => {
+    const charge = (await cardCharge(env, 8000)).body.data;
+    const cb = await client().call('sandbox.chargebacks.create', { params: { id: charge.id }, body: { amount: 3000, reason: 'duplicate' } });
+    expect(cb.status).toBe(201);
+    expect(cb.data).toMatchObject({ charge_id: charge.id, amount: 3000, reason: 'duplicate', status: 'open' });
+    const listed = await client().call('chargebacks.list', { query: { charge_id: charge.id } });
+    expect(listed.data.map((x) => x.id)).toEqual([cb.data.id]);
+    const contested = await client().call('chargebacks.contest', { params: { id: cb.data.id }, body: { text: 'losing_evidence' } });
+    expect(contested.data.status).toBe('under_review');
+    const decided = await client().call('sandbox.chargebacks.decide', { params: { id: cb.data.id } });
+    expect(decided.data).toMatchObject({ status: 'lost', fee_amount: 1500 });
+    await expect(client().call('chargebacks.accept', { params: { id: cb.data.id } })).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
   });
 
   it('raises typed errors', async () => {

@@ -72,8 +72,8 @@ describe('a crash between two writes of a money operation leaves nothing behind'
     env.clock.advance(34 * 86_400_000); // 18 Feb 2026, the first business day on or after D+30
     await env.call('GET', '/v1/merchant'); // settles installment 1 of both parties
     const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`));
-    // 4 receivables cancelled, 2 × (entry + balance) debits, the refund record (issue 14 item 8), charge, event
-    expect(writes).toBe(4 + 2 * 2 + 1 + 2);
+    // 4 receivables cancelled and their 4 deductions, 2 × (entry + balance) debits, the refund record, charge, event
+    expect(writes).toBe(4 * 2 + 2 * 2 + 1 + 2);
     expect(res.body.data.status).toBe('refunded');
     expect(await balanceOf(env, sub.wallet_id)).toBe(0);
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);

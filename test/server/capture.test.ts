@@ -145,8 +145,8 @@ describe('capture', () => {
     // fee 3.49 % of 7501 = 261.78 → 262: ⌊262 × 4501 / 7501⌋ = 157 (+1) and ⌊262 × 3000 / 7501⌋ = 104
     expect(r.body.data).toMatchObject({ status: 'captured', amount: 10000, captured_amount: 7501, fee_amount: 262, net_amount: 7239 });
     expect(r.body.data.split_rules).toEqual([
-      { submerchant_id: sub.id, amount: 4501, percentage: 60, charge_processing_fee: true, charge_remainder_fee: true },
-      { submerchant_id: null, amount: 3000, percentage: 40, charge_processing_fee: true, charge_remainder_fee: false },
+      { submerchant_id: sub.id, amount: 4501, percentage: 60, charge_processing_fee: true, charge_remainder_fee: true, liable: true },
+      { submerchant_id: null, amount: 3000, percentage: 40, charge_processing_fee: true, charge_remainder_fee: false, liable: true },
     ]);
     const rs = (await receivablesOf(env, c.id)).map((x) => [x.submerchant_id, x.installment, x.gross_amount, x.fee_amount, x.net_amount]);
     expect(rs.sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[1]) - Number(b[1]))).toEqual(

@@ -265,7 +265,7 @@ describe('sandbox clock', () => {
 });
 
 describe('refunds (extension)', () => {
-  it('cancels pending receivables and debits what each party received: net if paid, net − anticipation fee if anticipated', async () => {
+  it('cancels pending receivables and debits the net of paid and anticipated ones: the anticipation fee stays with the platform', async () => {
     const c = (await cardCharge(env, 10000, 3)).body.data;
     await env.call('POST', '/v1/sandbox/clock/advance', { days: 34 }); // 18 Feb: installment 1 paid: +3217
     const inst2 = (await receivables('status=pending')).find((r) => r.installment === 2)!;
@@ -273,6 +273,8 @@ describe('refunds (extension)', () => {
     const a = (await env.call('POST', '/v1/anticipations', { receivable_ids: [inst2.id] })).body.data;
     expect(a.total_fee_amount).toBe(70);
     expect(await balanceOf(env, env.merchant.wallet_id)).toBe(3217 + 3217 - 70);
+    // the refund takes back both nets whole (6434): the wallet needs the 70 the fee took
+    expect((await env.call('POST', '/v1/sandbox/wallet/adjustments', { direction: 'credit', amount: 70 })).status).toBe(201);
 
     const r = await env.call('POST', `/v1/charges/${c.id}/refund`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -281,7 +283,7 @@ describe('refunds (extension)', () => {
     const byInst = Object.fromEntries((await receivables(`charge_id=${c.id}`)).map((x) => [x.installment, x.status]));
     expect(byInst).toEqual({ 1: 'paid', 2: 'anticipated', 3: 'cancelled' });
     const debits = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?direction=debit`);
-    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 3217 + 3217 - 70, reference_type: 'refund', reference_id: c.id, balance_after: 0 })]);
+    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 3217 + 3217, reference_type: 'refund', reference_id: c.id, balance_after: 0 })]);
     const ev = await env.rt.deps.db.get<{ n: number }>("SELECT COUNT(*) AS n FROM events WHERE type = 'charge.refunded' AND charge_id = ?", [c.id]);
     expect(ev!.n).toBe(1);
 

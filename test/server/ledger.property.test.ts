@@ -3,42 +3,51 @@ import fc from 'fast-check';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { WindowDueInBatches } from '../helpers/due.js';
 import { addSubmerchant, chargeBody, checkLedger, checkStatements, tokenize } from '../helpers/money.js';
+import { chargebackShares } from '../../src/domain/chargebacks.js';
 import { refundShare } from '../../src/domain/fees.js';
-import { expiredAuthorizationsBefore } from '../../src/domain/capture.js';
 import { percentOf } from '../../src/domain/money.js';
 import { planOf } from '../../src/server/services/charges/parties.js';
 import type { StoredParty } from '../../src/server/services/charges/rows.js';
+import { expiredAuthorizationsBefore } from '../../src/domain/capture.js';
 import { addDays, localDate } from '../../src/domain/calendar.js';
 import { salePrice, type ChargeRates } from '../../src/domain/pricing.js';
 import { setMerchantPricing } from '../../src/server/services/pricing.js';
 
 const PAYER_ADDRESS = { street: 'Av. Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zip_code: '01310100' };
 
-type Split = { kind: 'none' } | { kind: 'sub'; sub: number } | { kind: 'pct'; parts: number[] } | { kind: 'amt'; parts: number[] };
+type Split =
+  | { kind: 'none' }
+  | { kind: 'sub'; sub: number }
+  | { kind: 'pct'; parts: number[]; liable: boolean[] }
+  | { kind: 'amt'; parts: number[]; liable: boolean[] };
 /** What comes at once after an authorisation: nothing (a later op, or the 7 days), its capture (all, or ‰ of it), its void. */
 type Next = { kind: 'none' } | { kind: 'capture'; permille: number | null } | { kind: 'void' };
 type Op =
-  | { t: 'card'; amount: number; installments: number; split: Split; declined: boolean; interest: 'merchant' | 'buyer'; authorizeOnly: boolean; next?: Next }
+  | { t: 'card'; amount: number; installments: number; split: Split; declined: boolean; disputed: boolean; interest: 'merchant' | 'buyer'; authorizeOnly: boolean; next?: Next }
   | { t: 'capture'; pick: number; permille: number | null }
   | { t: 'void'; pick: number }
   | { t: 'reprice'; pricing: Prices }
-  | { t: 'pix'; amount: number; split: Split; pay: boolean }
   | { t: 'due'; method: 'boleto' | 'pix'; amount: number; split: Split; dueIn: number; fine: number; interest: number; discountPct: number | null; payUntil: number; pay: boolean }
   | { t: 'payDue'; pick: number }
+  | { t: 'pix'; amount: number; split: Split; pay: boolean }
   | { t: 'advance'; days: number }
   | { t: 'time'; hours: number }
   | { t: 'anticipateAmount'; amount: number; sub: number | null }
   | { t: 'anticipatePick'; count: number; sub: number | null }
-  | { t: 'refund'; pick: number; permille: number | null }
-  | { t: 'withdraw'; amount: number; fail: boolean; sub: number | null };
+  | { t: 'refund'; pick: number; percent: number | null }
+  | { t: 'withdraw'; amount: number; fail: boolean; all: boolean; sub: number | null }
+  | { t: 'chargeback'; pick: number; percent: number; next: 'accept' | 'win' | 'lose' | null }
+  | { t: 'answer'; pick: number; how: 'accept' | 'win' | 'lose' | 'decide' }
+  | { t: 'agenda'; amount: number; installments: number; percent: number | null };
 
 /** A merchant override: the rates new charges take (existing ones keep theirs). */
-type Prices = { mdr: number; pix: number; boleto: number; anticipation: number; interest: number; free: number };
+type Prices = { mdr: number; pix: number; boleto: number; anticipation: number; chargeback: number; interest: number; free: number };
 const prices: fc.Arbitrary<Prices> = fc.record({
   mdr: fc.integer({ min: 0, max: 2000 }),
   pix: fc.integer({ min: 0, max: 2000 }),
   boleto: fc.integer({ min: 0, max: 1_000 }),
   anticipation: fc.integer({ min: 0, max: 2000 }),
+  chargeback: fc.integer({ min: 0, max: 5_000 }),
   interest: fc.integer({ min: 0, max: 1000 }),
   free: fc.integer({ min: 1, max: 12 }),
 });
@@ -47,14 +56,17 @@ const overrideOf = (p: Prices) => ({
   pix_mdr_bps: p.pix,
   boleto_fee_amount: p.boleto,
   anticipation_monthly_bps: p.anticipation,
+  chargeback_fee_amount: p.chargeback,
   buyer_interest: { monthly_bps: p.interest, free_installments: p.free },
 });
 
+const parts = fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 3 });
+const liable = fc.array(fc.boolean(), { minLength: 3, maxLength: 3 });
 const split: fc.Arbitrary<Split> = fc.oneof(
   fc.constant({ kind: 'none' as const }),
   fc.record({ kind: fc.constant('sub' as const), sub: fc.integer({ min: 0, max: 1 }) }),
-  fc.record({ kind: fc.constant('pct' as const), parts: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 3 }) }),
-  fc.record({ kind: fc.constant('amt' as const), parts: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({ kind: fc.constant('pct' as const), parts, liable }),
+  fc.record({ kind: fc.constant('amt' as const), parts, liable }),
 );
 
 const card = {
@@ -62,9 +74,11 @@ const card = {
   amount: fc.integer({ min: 100, max: 500_000 }),
   installments: fc.integer({ min: 1, max: 12 }),
   split,
+  // the sandbox's magic card 4000000000000259: disputed a day after its capture
+  disputed: fc.boolean(),
   interest: fc.constantFrom('merchant' as const, 'buyer' as const),
 };
-/** ‰ of an amount to capture or refund, or null: all of it */
+/** ‰ of an amount to capture, or null: all of it */
 const part = fc.option(fc.integer({ min: 1, max: 1000 }));
 
 const op: fc.Arbitrary<Op> = fc.oneof(
@@ -72,7 +86,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   // a card charge created with capture false; then captured (all of it, or ‰ of the authorised
   // total), voided, or left for a later op or to expire after 7 days
   {
-    weight: 4,
+    weight: 3,
     arbitrary: fc.record({
       ...card,
       declined: fc.constantFrom(false, false, false, true),
@@ -87,9 +101,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ t: fc.constant('capture' as const), pick: fc.nat(), permille: part }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('void' as const), pick: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('reprice' as const), pricing: prices }) },
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('pix' as const), amount: fc.integer({ min: 1, max: 500_000 }), split, pay: fc.boolean() }) },
   {
-    weight: 4,
+    weight: 3,
     arbitrary: fc.record({
       t: fc.constant('due' as const),
       method: fc.constantFrom('boleto' as const, 'pix' as const),
@@ -104,17 +117,64 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('payDue' as const), pick: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('pix' as const), amount: fc.integer({ min: 1, max: 500_000 }), split, pay: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('advance' as const), days: fc.integer({ min: 1, max: 120 }) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipateAmount' as const), amount: fc.integer({ min: 1, max: 300_000 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipatePick' as const), count: fc.integer({ min: 1, max: 4 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
-  // all that is left, or ‰ of it
-  { weight: 2, arbitrary: fc.record({ t: fc.constant('refund' as const), pick: fc.nat(), permille: part }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('refund' as const), pick: fc.nat(), percent: fc.option(fc.integer({ min: 1, max: 100 })) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('chargeback' as const),
+      pick: fc.nat(),
+      percent: fc.integer({ min: 1, max: 100 }),
+      next: fc.option(fc.constantFrom('accept' as const, 'win' as const, 'lose' as const)),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('answer' as const), pick: fc.nat(), how: fc.constantFrom('accept' as const, 'win' as const, 'lose' as const, 'decide' as const) }) },
+  {
+    // a refund the wallet cannot cover: its charge anticipated, the wallet emptied, another charge pending
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('agenda' as const),
+      amount: fc.integer({ min: 100, max: 200_000 }),
+      installments: fc.integer({ min: 1, max: 12 }),
+      percent: fc.option(fc.integer({ min: 1, max: 100 })),
+    }),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({ t: fc.constant('withdraw' as const), amount: fc.integer({ min: 100, max: 200_000 }), fail: fc.boolean(), sub: fc.option(fc.integer({ min: 0, max: 1 })) }),
+    arbitrary: fc.record({
+      t: fc.constant('withdraw' as const),
+      amount: fc.integer({ min: 100, max: 200_000 }),
+      fail: fc.boolean(),
+      // the whole balance: a later refund then takes from the agenda
+      all: fc.boolean(),
+      sub: fc.option(fc.integer({ min: 0, max: 1 })),
+    }),
   },
 );
+
+/** Turns weights into split rules over [merchant, sub0, sub1] that add up exactly. */
+function splitRules(s: Split, amount: number, subs: string[]): Record<string, unknown> {
+  if (s.kind === 'none') return {};
+  if (s.kind === 'sub') return { submerchant_id: subs[s.sub] };
+  const parties = [null, ...subs].slice(0, s.parts.length);
+  const total = s.parts.reduce((a, b) => a + b, 0);
+  // liable false on some rules (never on all of them: the charge would be refused)
+  const liable = parties.map((_, i) => s.liable[i]!);
+  const flags = (i: number) => (liable.some(Boolean) && !liable[i] ? { liable: false } : {});
+  if (s.kind === 'pct') {
+    const pcts = s.parts.map((p) => Math.floor((p * 10000) / total) / 100);
+    pcts[0] = Math.round((100 - pcts.slice(1).reduce((a, b) => a + b, 0)) * 100) / 100;
+    return { split_rules: parties.map((id, i) => ({ submerchant_id: id, percentage: pcts[i], ...flags(i) })) };
+  }
+  const amts = s.parts.map((p) => Math.floor((p * amount) / total));
+  amts[0]! += amount - amts.reduce((a, b) => a + b, 0);
+  if (amts.some((a) => a < 1)) return {};
+  return { split_rules: parties.map((id, i) => ({ submerchant_id: id, amount: amts[i], ...flags(i) })) };
+}
 
 /** Captures an authorised charge, all of its total (null) or ‰ of it: captured, or a 400 naming amount when a share is too small for its installments. */
 async function captureAuthorization(env: TestEnv, c: { id: string; total_amount: number }, permille: number | null) {
@@ -132,150 +192,134 @@ async function voidAuthorization(env: TestEnv, c: { id: string }) {
   return res;
 }
 
-/** Turns weights into split rules over [merchant, sub0, sub1] that add up exactly. */
-function splitRules(s: Split, amount: number, subs: string[]): Record<string, unknown> {
-  if (s.kind === 'none') return {};
-  if (s.kind === 'sub') return { submerchant_id: subs[s.sub] };
-  const parties = [null, ...subs].slice(0, s.parts.length);
-  const total = s.parts.reduce((a, b) => a + b, 0);
-  if (s.kind === 'pct') {
-    const pcts = s.parts.map((p) => Math.floor((p * 10000) / total) / 100);
-    pcts[0] = Math.round((100 - pcts.slice(1).reduce((a, b) => a + b, 0)) * 100) / 100;
-    return { split_rules: parties.map((id, i) => ({ submerchant_id: id, percentage: pcts[i] })) };
-  }
-  const amts = s.parts.map((p) => Math.floor((p * amount) / total));
-  amts[0]! += amount - amts.reduce((a, b) => a + b, 0);
-  if (amts.some((a) => a < 1)) return {};
-  return { split_rules: parties.map((id, i) => ({ submerchant_id: id, amount: amts[i] })) };
-}
+type Row = Record<string, any>;
+const n = (v: unknown) => Number(v ?? 0);
 
-interface ChargeFacts {
-  id: string;
-  status: string;
-  amount: number;
-  total_amount: number;
-  interest_amount: number;
-  pricing: string;
-  payment_method: 'credit_card' | 'pix' | 'boleto';
-  installments: number;
-  parties: string;
-  captured_amount: number | null;
-  refunded_amount: number;
-  authorized_at: string | null;
-  paid_amount: number | null;
-  fee_amount: number | null;
-  net_amount: number | null;
-}
-
+/**
+ * Where every cent of every charge is: each receivable's net at capture (its plan) is its net
+ * now (none once cancelled) plus what refunds and chargebacks took from it (receivable_deductions);
+ * each party gave back exactly its refund share and its chargeback parts, from receivables and
+ * from its wallet; each wallet's balance is what it was paid, anticipated, given back and
+ * withdrawn; a charge's disputed_amount is its chargebacks not won; every fee is by the rates
+ * the charge recorded when it was created.
+ */
 async function checkConservation(env: TestEnv): Promise<void> {
   const { db } = env.rt.deps;
-  const num = (v: unknown) => Number(v ?? 0);
-  const charges = await db.all<ChargeFacts>(
-    `SELECT id, status, amount, total_amount, interest_amount, pricing, payment_method, installments, parties, captured_amount, refunded_amount,
-            authorized_at, paid_amount, fee_amount, net_amount FROM charges`,
-  );
+  const deductions = await db.all<Row>('SELECT receivable_id, wallet_id, amount, reference_type, reference_id FROM receivable_deductions');
+  const dedSum = (f: (d: Row) => boolean) => deductions.filter(f).reduce((a, d) => a + n(d.amount), 0);
+  // what the buyer pays: the amount, plus the interest of a buyer-interest plan
+  for (const c of await db.all<Row>('SELECT id, amount, total_amount, interest_amount FROM charges')) {
+    expect(n(c.total_amount), `charge ${c.id}`).toBe(n(c.amount) + n(c.interest_amount));
+  }
+  // captured_amount: set on capture only; all of the total (what the payer paid, for a charge
+  // with a due date) unless the charge was authorised first
+  for (const c of await db.all<Row>("SELECT * FROM charges WHERE status NOT IN ('captured', 'refunded')")) {
+    expect([c.captured_amount, c.fee_amount, n(c.refunded_amount), n(c.disputed_amount)], `charge ${c.id} (${c.status})`).toEqual([null, null, 0, 0]);
+  }
+  const charges = await db.all<Row>("SELECT * FROM charges WHERE status IN ('captured', 'refunded')");
+  const entries = await db.all<Row>('SELECT wallet_id, direction, amount, reference_type, reference_id FROM wallet_entries');
+  const entrySum = (f: (e: Row) => boolean) => entries.filter(f).reduce((a, e) => a + (e.direction === 'credit' ? n(e.amount) : -n(e.amount)), 0);
+  const chargebacks = await db.all<Row>('SELECT * FROM chargebacks');
   for (const c of charges) {
-    // what the buyer pays: the amount, plus the interest of a buyer-interest plan
-    expect(num(c.total_amount)).toBe(num(c.amount) + num(c.interest_amount));
-    const captured = c.status === 'captured' || c.status === 'refunded';
-    // captured_amount: set on capture only; all of the total (what the payer paid, for a charge
-    // with a due date) unless the charge was authorised first
-    if (!captured) expect([c.captured_amount, c.fee_amount, num(c.refunded_amount)]).toEqual([null, null, 0]);
-    if (!captured) continue;
-    const whole = num(c.paid_amount ?? c.total_amount);
-    expect(num(c.captured_amount)).toBeGreaterThanOrEqual(1);
-    expect(num(c.captured_amount)).toBeLessThanOrEqual(whole);
-    if (c.authorized_at === null) expect(num(c.captured_amount)).toBe(whole);
-    // the fee is by the rates the charge recorded at creation: a boleto's fixed fee, else the MDR of what was captured
+    const whole = n(c.paid_amount ?? c.total_amount);
+    const captured = n(c.captured_amount);
+    expect(captured).toBeGreaterThanOrEqual(1);
+    expect(captured).toBeLessThanOrEqual(whole);
+    if (c.authorized_at === null) expect(captured).toBe(whole);
+    // the fee: a boleto's fixed fee, else the MDR of what was captured
     const rates = JSON.parse(c.pricing) as ChargeRates;
-    expect(num(c.fee_amount)).toBe(c.payment_method === 'boleto' ? rates.boleto_fee_amount : percentOf(num(c.captured_amount), rates.mdr_bps));
-    expect(num(c.net_amount)).toBe(num(c.captured_amount) - num(c.fee_amount));
-    // refunds add up to refunded_amount, never above what was captured; refunded when all of it is
-    const refunds = await db.get<{ n: number }>('SELECT COALESCE(SUM(amount), 0) AS n FROM refunds WHERE charge_id = ?', [c.id]);
-    expect(num(refunds!.n)).toBe(num(c.refunded_amount));
-    expect(num(c.refunded_amount)).toBeLessThanOrEqual(num(c.captured_amount));
-    expect(c.status === 'refunded').toBe(num(c.refunded_amount) === num(c.captured_amount));
-    // its receivables: the whole fee of the captured amount, whatever refunds did (they reduce gross
-    // and net alike); before any refund, gross and net of the captured amount too
-    const s = await db.get<{ g: number; f: number; n: number }>(
-      'SELECT SUM(gross_amount) AS g, SUM(fee_amount) AS f, SUM(net_amount) AS n FROM receivables WHERE charge_id = ?',
-      [c.id],
-    );
-    expect(num(s!.f)).toBe(num(c.fee_amount));
-    expect(num(s!.g) - num(s!.n)).toBe(num(c.fee_amount));
-    if (num(c.refunded_amount) === 0) expect([num(s!.g), num(s!.n)]).toEqual([num(c.captured_amount), num(c.net_amount)]);
-    // what each party gave back (taken from its receivables, then debited from its wallet) is its
-    // refund share of the captured total, ⌊N × R / T⌋; once the charge is refunded, all of its
-    // net N less what anticipations kept (the fees), or more when partial refunds had already
-    // debited an anticipated receivable's fee too — never more than N
+    expect(n(c.fee_amount)).toBe(c.payment_method === 'boleto' ? rates.boleto_fee_amount : percentOf(captured, rates.mdr_bps));
+    expect(n(c.net_amount)).toBe(captured - n(c.fee_amount));
     const parties = JSON.parse(c.parties) as StoredParty[];
-    const plan = planOf({ method: c.payment_method, installments: num(c.installments), price: salePrice(c.payment_method, rates), gross: num(c.captured_amount) }, parties);
-    expect(plan.fee).toBe(num(c.fee_amount));
+    const plan = planOf({ method: c.payment_method, installments: n(c.installments), price: salePrice(c.payment_method, rates), gross: captured }, parties);
+    expect(plan.fee).toBe(n(c.fee_amount));
+    const rs = await db.all<Row>('SELECT * FROM receivables WHERE charge_id = ?', [c.id]);
+    expect(rs.reduce((a, r) => a + n(r.fee_amount), 0)).toBe(n(c.fee_amount));
     for (const pp of plan.parties) {
-      const wallet = parties[pp.key]!.wallet_id;
-      const r = await db.get<{ kept: number; fees: number }>(
-        `SELECT COALESCE(SUM(CASE WHEN status <> 'cancelled' THEN net_amount ELSE 0 END), 0) AS kept,
-                COALESCE(SUM(CASE WHEN status = 'anticipated' THEN COALESCE(anticipation_fee_amount, 0) ELSE 0 END), 0) AS fees
-           FROM receivables WHERE charge_id = ? AND wallet_id = ?`,
-        [c.id, wallet],
+      const walletId = parties[pp.key]!.wallet_id;
+      for (const inst of pp.installments) {
+        const r = rs.find((x) => x.wallet_id === walletId && n(x.installment) === inst.installment)!;
+        const taken = dedSum((d) => d.receivable_id === r.id);
+        expect((r.status === 'cancelled' ? 0 : n(r.net_amount)) + taken, `receivable ${r.id}`).toBe(inst.net);
+      }
+      // refunds: after R of T refunded the party gave back ⌊N × R / T⌋, from receivables and its wallet
+      const given = dedSum((d) => d.reference_type === 'refund' && d.reference_id === c.id && d.wallet_id === walletId)
+        - entrySum((e) => e.reference_type === 'refund' && e.reference_id === c.id && e.wallet_id === walletId);
+      expect(given, `refunds of charge ${c.id} by wallet ${walletId}`).toBe(refundShare(pp.net, 0, n(c.refunded_amount), captured));
+    }
+    // gross: a cancelled receivable keeps its fee and gave the rest, a reduced one gave what it lost
+    const grossNow = rs.reduce((a, r) => a + (r.status === 'cancelled' ? n(r.fee_amount) : n(r.gross_amount)), 0);
+    expect(grossNow + dedSum((d) => rs.some((r) => r.id === d.receivable_id))).toBe(captured);
+    const mine = chargebacks.filter((cb) => cb.charge_id === c.id);
+    expect(n(c.disputed_amount)).toBe(mine.filter((cb) => cb.status !== 'won').reduce((a, cb) => a + n(cb.amount), 0));
+    expect(n(c.refunded_amount) + n(c.disputed_amount)).toBeLessThanOrEqual(captured);
+    expect(c.status === 'refunded').toBe(n(c.refunded_amount) === captured);
+    for (const cb of mine) {
+      const shares = chargebackShares(
+        n(cb.amount),
+        plan.parties.map((pp) => ({ net: pp.net, liable: parties[pp.key]!.liable !== false, takesRemainder: parties[pp.key]!.takes_remainder === true })),
       );
-      const debits = await db.get<{ n: number }>(
-        "SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type = 'refund' AND reference_id = ?",
-        [wallet, c.id],
-      );
-      const given = pp.net - num(r!.kept) + num(debits!.n);
-      const who = `charge ${c.id} party ${pp.key}`;
-      if (c.status === 'refunded') {
-        expect(given, who).toBeGreaterThanOrEqual(pp.net - num(r!.fees));
-        expect(given, who).toBeLessThanOrEqual(pp.net);
-      } else expect(given, who).toBe(refundShare(pp.net, 0, num(c.refunded_amount), num(c.captured_amount)));
+      const liabilities = JSON.parse(cb.liabilities) as Row[];
+      expect(liabilities.map((l) => l.amount)).toEqual(shares.filter((_, i) => parties[plan.parties[i]!.key]!.liable !== false));
+      for (const l of liabilities) {
+        expect(l.from_receivables + l.from_wallet).toBe(l.amount);
+        expect(dedSum((d) => d.reference_type === 'chargeback' && d.reference_id === cb.id && d.wallet_id === l.wallet_id)).toBe(l.from_receivables);
+        const moved = entrySum((e) => e.reference_type === 'chargeback' && e.reference_id === cb.id && e.wallet_id === l.wallet_id);
+        expect(moved, `chargeback ${cb.id} (${cb.status})`).toBe((cb.status === 'won' ? l.amount : 0) - l.from_wallet);
+      }
+      // lost or accepted: the fee the charge recorded, debited (nothing when it is 0)
+      const owed = cb.status === 'lost' || cb.status === 'accepted' ? rates.chargeback_fee_amount : 0;
+      expect(entrySum((e) => e.reference_type === 'chargeback_fee' && e.reference_id === cb.id)).toBe(0 - owed);
+      expect(n(cb.fee_amount)).toBe(owed);
     }
   }
   const orphans = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE c.status NOT IN ('captured', 'refunded')");
-  expect(num(orphans!.n)).toBe(0);
-  // a wallet holds the net of its paid receivables and approved anticipations, less what refunds took back
+  expect(n(orphans!.n)).toBe(0);
+  // a wallet holds the net of its paid receivables and approved anticipations, less what refunds
+  // and chargebacks took from it (won ones given back), the chargeback fees and its withdrawals
   const wallets = await db.all<{ id: string; balance: number }>('SELECT id, balance FROM wallets');
   for (const w of wallets) {
     const paid = await db.get<{ n: number }>("SELECT COALESCE(SUM(net_amount), 0) AS n FROM receivables WHERE wallet_id = ? AND status = 'paid'", [w.id]);
     const ant = await db.get<{ n: number }>("SELECT COALESCE(SUM(total_net_amount), 0) AS n FROM anticipations WHERE wallet_id = ? AND status = 'approved'", [w.id]);
-    const debited = await db.get<{ n: number }>("SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type = 'refund'", [w.id]);
-    // withdrawals: debited at once, credited back when the payout fails
-    const wd = await db.get<{ n: number }>(
-      "SELECT COALESCE(SUM(CASE WHEN direction = 'credit' THEN amount ELSE -amount END), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type IN ('withdrawal', 'withdrawal_reversal')",
-      [w.id],
-    );
-    expect(num(w.balance)).toBe(num(paid!.n) + num(ant!.n) - num(debited!.n) + num(wd!.n));
+    const other = entrySum((e) => e.wallet_id === w.id && ['refund', 'chargeback', 'chargeback_fee', 'withdrawal', 'withdrawal_reversal'].includes(e.reference_type));
+    expect(entries.filter((e) => e.wallet_id === w.id && !['charge', 'receivable', 'anticipation', 'refund', 'chargeback', 'chargeback_fee', 'withdrawal', 'withdrawal_reversal'].includes(e.reference_type))).toEqual([]);
+    expect(n(w.balance), `wallet ${w.id}`).toBe(n(paid!.n) + n(ant!.n) + other);
   }
-  // a receivable is cancelled only by a refund: of the whole charge, or of all of its net
-  const stray = await db.get<{ n: number }>(
-    "SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE r.status = 'cancelled' AND c.refunded_amount = 0",
-  );
-  expect(num(stray!.n)).toBe(0);
   // due work settles at most one batch per request: a request settles min(BATCH, due) of what is
-  // due at its instant (the clock does not move during it), no more and no less; and voids as
-  // many expired authorisations, in its own batch
+  // due at its instant (the clock does not move during it), no more and no less
+  // (unless chargeback work is due too: a dispute may cancel a due receivable before it settles)
   const before = await dueLeft(env);
   const clock = (await env.call('GET', '/v1/merchant')).body.data.clock as string;
   const after = await dueLeft(env);
   expect(after.clock).toBe(clock);
-  expect(after.n).toBe(Math.max(0, before.n - BATCH));
+  if (before.chargebacks === 0) expect(after.n).toBe(Math.max(0, before.n - BATCH));
+  else expect(after.n).toBeLessThanOrEqual(before.n);
+  // and voids as many expired authorisations, in its own batch
   expect(after.expired).toBe(Math.max(0, before.expired - BATCH));
 }
 
 /**
- * Receivables due but not settled, and authorisations past their 7 days not voided, at the
- * merchant's clock, read from the store (no request, so no due work runs).
+ * Receivables due but not settled at the merchant's clock, chargeback moves due then, and
+ * authorisations past their 7 days not voided, read from the store (no request, so no due work
+ * runs).
  */
-async function dueLeft(env: TestEnv): Promise<{ n: number; expired: number; clock: string }> {
+async function dueLeft(env: TestEnv): Promise<{ n: number; chargebacks: number; expired: number; clock: string }> {
   const { db } = env.rt.deps;
   const m = await db.get<{ clock_offset_ms: number }>('SELECT clock_offset_ms FROM merchants WHERE id = ?', [env.merchant.merchant_id]);
   const now = new Date(env.clock.now().getTime() + Number(m!.clock_offset_ms));
   const clock = now.toISOString();
-  const due = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables WHERE status = 'pending' AND settlement_date <= ?", [clock]);
   const expired = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM charges WHERE status = 'authorized' AND authorized_at <= ?", [
     expiredAuthorizationsBefore(now).toISOString(),
   ]);
-  return { n: Number(due!.n), expired: Number(expired!.n), clock };
+  const due = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables WHERE status = 'pending' AND settlement_date <= ?", [clock]);
+  const scheduled = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chargeback_schedule WHERE due_at <= ?', [clock]);
+  const moves = await db.get<{ n: number }>('SELECT COUNT(*) AS n FROM chargebacks WHERE next_action_at <= ?', [clock]);
+  return { n: Number(due!.n), chargebacks: Number(scheduled!.n) + Number(moves!.n), expired: Number(expired!.n), clock };
+}
+
+/** A wallet's balance as stored. */
+async function balance(env: TestEnv, walletId: string): Promise<number> {
+  return Number((await env.rt.deps.db.get<{ balance: number }>('SELECT balance FROM wallets WHERE id = ?', [walletId]))!.balance);
 }
 
 /**
@@ -287,8 +331,10 @@ const BATCH = 2;
 
 describe('ledger invariants under random sequences of money operations', () => {
   it('hold after every operation', async () => {
+    // what the runs went through: wallets below zero, settlements paying the debt, refunds from the agenda
+    const seen = { negative: 0, debtPaid: 0, agenda: 0, won: 0, lost: 0, contests: 0, cbs: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 14 }), prices, async (ops, first) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20, size: 'medium' }), prices, async (ops, first) => {
         const env = await testEnv({ due: new WindowDueInBatches(BATCH) });
         const reprice = (p: Prices) => setMerchantPricing(env.rt.deps.db, env.rt.deps.pricing, env.merchant.merchant_id, overrideOf(p), env.clock.now());
         try {
@@ -299,6 +345,18 @@ describe('ledger invariants under random sequences of money operations', () => {
           let wseq = 0;
           const approved = await tokenize(env, '5555555555554444');
           const declined = await tokenize(env, '4000000000000002');
+          const disputed = await tokenize(env, '4000000000000259');
+          const walletOf = (sub: number | null) => (sub === null ? env.merchant.wallet_id : walletsOf[sub]!);
+          /** a 422 of a withdrawal or an anticipation: negative_balance exactly when the wallet is below zero */
+          const refusedBy = async (r: { status: number; body: any }, walletId: string, otherwise: string) => {
+            expect(r.status, JSON.stringify(r.body)).toBe(422);
+            expect(r.body.error).toBe((await balance(env, walletId)) < 0 ? 'negative_balance' : otherwise);
+          };
+          const captured = async () =>
+            ((await env.call('GET', '/v1/charges?status=captured&payment_method=credit_card&per_page=100')).body.data as Array<Record<string, any>>).map((c) => ({
+              id: c.id as string,
+              left: (c.captured_amount as number) - (c.refunded_amount as number) - (c.disputed_amount as number),
+            }));
           for (const o of ops) {
             let res: { status: number; body: any } | undefined;
             switch (o.t) {
@@ -308,7 +366,7 @@ describe('ledger invariants under random sequences of money operations', () => {
                   '/v1/charges',
                   chargeBody(o.amount, {
                     payment_method: 'credit_card',
-                    payment_details: { token: o.declined ? declined : approved, installments: o.installments, interest: o.interest },
+                    payment_details: { token: o.declined ? declined : o.disputed ? disputed : approved, installments: o.installments, interest: o.interest },
                     ...splitRules(o.split, o.amount, subs),
                     ...(o.authorizeOnly ? { capture: false } : {}),
                   }),
@@ -336,12 +394,6 @@ describe('ledger invariants under random sequences of money operations', () => {
                 if (!cs.length) break;
                 const c = cs[o.pick % cs.length]!;
                 res = o.t === 'void' ? await voidAuthorization(env, c) : await captureAuthorization(env, c, o.permille);
-                break;
-              }
-              case 'pix': {
-                res = await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'pix', ...splitRules(o.split, o.amount, subs) }));
-                if (res.status === 201 && o.pay) res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`);
-                else if (res.status !== 201) expect(res.status, JSON.stringify(res.body)).toBe(400);
                 break;
               }
               case 'due': {
@@ -372,6 +424,12 @@ describe('ledger invariants under random sequences of money operations', () => {
                 if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
                 break;
               }
+              case 'pix': {
+                res = await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'pix', ...splitRules(o.split, o.amount, subs) }));
+                if (res.status === 201 && o.pay) res = await env.call('POST', `/v1/sandbox/charges/${res.body.data.id}/pay`);
+                else if (res.status !== 201) expect(res.status, JSON.stringify(res.body)).toBe(400);
+                break;
+              }
               case 'advance':
                 res = await env.call('POST', '/v1/sandbox/clock/advance', { days: o.days });
                 expect(res.status).toBe(200);
@@ -381,7 +439,7 @@ describe('ledger invariants under random sequences of money operations', () => {
                 break;
               case 'anticipateAmount':
                 res = await env.call('POST', '/v1/anticipations', { amount: o.amount, ...(o.sub === null ? {} : { submerchant_id: subs[o.sub] }) });
-                expect(res.status, JSON.stringify(res.body)).toBe(201);
+                if (res.status !== 201) await refusedBy(res, walletOf(o.sub), 'none');
                 break;
               case 'anticipatePick': {
                 const owner = o.sub === null ? '' : `&submerchant_id=${subs[o.sub]}`;
@@ -394,31 +452,82 @@ describe('ledger invariants under random sequences of money operations', () => {
                   receivable_ids: mine.slice(0, o.count).map((r) => r.id),
                   ...(o.sub === null ? {} : { submerchant_id: subs[o.sub] }),
                 });
-                expect(res.status, JSON.stringify(res.body)).toBe(201);
+                if (res.status !== 201) await refusedBy(res, walletOf(o.sub), 'none');
                 // refused only when a receivable's fee, at the rate its charge recorded, would take all of its net
-                if (res.body.data.status !== 'approved') expect(res.body.data.refusal_reason).toMatch(/would take all of its net/);
+                else if (res.body.data.status !== 'approved') expect(res.body.data.refusal_reason).toMatch(/would take all of its net/);
                 break;
               }
               case 'withdraw': {
-                const wallet = o.sub === null ? env.merchant.wallet_id : walletsOf[o.sub]!;
-                const amount = o.fail ? Math.floor(o.amount / 100) * 100 + 99 : o.amount - (o.amount % 100 === 99 ? 1 : 0); // 99 cents: the payout fails
+                const wallet = walletOf(o.sub);
+                const held = await balance(env, wallet);
+                const asked = o.all && held > 0 && held % 100 !== 99 ? held : o.amount;
+                const amount = o.fail ? Math.floor(asked / 100) * 100 + 99 : asked - (asked % 100 === 99 ? 1 : 0); // 99 cents: the payout fails
                 res = await env.call('POST', '/v1/withdrawals', {
                   type: 'pix', wallet_id: wallet, amount, pix_key: 'ana@example.com', pix_key_type: 'email',
                   holder_document_type: 'cpf', holder_document: '52998224725', idempotency_key: `w-${++wseq}`,
                   ...(o.sub === null ? {} : { submerchant_id: subs[o.sub] }),
                 });
-                if (res.status !== 201) expect(res.body.error, JSON.stringify(res.body)).toBe('insufficient_funds');
+                if (res.status !== 201) await refusedBy(res, wallet, 'insufficient_funds');
                 break;
               }
               case 'refund': {
                 const list = await env.call('GET', '/v1/charges?status=captured&per_page=100');
-                const cs = list.body.data as Array<{ id: string; captured_amount: number; refunded_amount: number }>;
+                const cs = list.body.data as Array<Record<string, any>>;
                 if (!cs.length) break;
                 const c = cs[o.pick % cs.length]!;
-                const left = c.captured_amount - c.refunded_amount;
-                const amount = o.permille === null ? undefined : Math.max(1, Math.floor((left * o.permille) / 1000));
-                res = await env.call('POST', `/v1/charges/${c.id}/refund`, amount === undefined ? undefined : { amount });
-                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('insufficient_funds');
+                const left = c.captured_amount - c.refunded_amount - c.disputed_amount;
+                const body = o.percent === null || left < 1 ? {} : { amount: Math.max(1, Math.floor((left * o.percent) / 100)) };
+                res = await env.call('POST', `/v1/charges/${c.id}/refund`, body);
+                // the wallet and the agenda cannot cover it, or chargebacks dispute all that is left
+                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe(left < 1 ? 'business_rule' : 'insufficient_funds');
+                break;
+              }
+              case 'chargeback': {
+                const cs = await captured();
+                if (!cs.length) break;
+                const c = cs[o.pick % cs.length]!;
+                res = await env.call('POST', `/v1/sandbox/charges/${c.id}/chargeback`, c.left < 1 ? {} : { amount: Math.max(1, Math.floor((c.left * o.percent) / 100)) });
+                if (c.left < 1) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
+                else {
+                  expect(res.status, JSON.stringify(res.body)).toBe(201);
+                  const id = res.body.data.id as string;
+                  if (o.next === 'accept') res = await env.call('POST', `/v1/chargebacks/${id}/accept`);
+                  else if (o.next) res = await env.call('POST', `/v1/chargebacks/${id}/contest`, { text: o.next === 'win' ? 'winning_evidence' : 'losing_evidence' });
+                  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+                }
+                break;
+              }
+              case 'agenda': {
+                // A (1×) anticipated at once: its receivable no longer pending; B (twice A, pending) is the agenda
+                const a = (await env.call('POST', '/v1/charges', chargeBody(o.amount, { payment_method: 'credit_card', payment_details: { token: approved, installments: 1 } }))).body.data;
+                const [ra] = (await env.call('GET', `/v1/receivables?charge_id=${a.id}`)).body.data as Array<{ id: string }>;
+                const ant = await env.call('POST', '/v1/anticipations', { receivable_ids: [ra!.id] });
+                if (ant.status !== 201) await refusedBy(ant, env.merchant.wallet_id, 'none');
+                const b = await env.call('POST', '/v1/charges', chargeBody(2 * o.amount, { payment_method: 'credit_card', payment_details: { token: approved, installments: o.installments } }));
+                if (b.status !== 201) expect(b.status, JSON.stringify(b.body)).toBe(400); // too small for its installments
+                const held = await balance(env, env.merchant.wallet_id);
+                if (held > 0) {
+                  const w = await env.call('POST', '/v1/withdrawals', {
+                    type: 'pix', wallet_id: env.merchant.wallet_id, amount: held % 100 === 99 ? held - 1 : held, pix_key: 'ana@example.com', pix_key_type: 'email',
+                    holder_document_type: 'cpf', holder_document: '52998224725', idempotency_key: `w-${++wseq}`,
+                  });
+                  expect(w.status, JSON.stringify(w.body)).toBe(201);
+                }
+                res = await env.call('POST', `/v1/charges/${a.id}/refund`, o.percent === null ? {} : { amount: Math.max(1, Math.floor((o.amount * o.percent) / 100)) });
+                // B's receivables cover what A's anticipated net and the emptied wallet cannot
+                if (b.status === 201) expect(res.status, JSON.stringify(res.body)).toBe(200);
+                else if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe('insufficient_funds');
+                break;
+              }
+              case 'answer': {
+                const cbs = ((await env.call('GET', '/v1/chargebacks?per_page=100')).body.data as Array<Record<string, any>>).filter((x) => x.status === 'open' || x.status === 'under_review');
+                if (!cbs.length) break;
+                const cb = cbs[o.pick % cbs.length]!;
+                if (o.how === 'accept') res = await env.call('POST', `/v1/chargebacks/${cb.id}/accept`);
+                else if (o.how === 'decide') res = await env.call('POST', `/v1/sandbox/chargebacks/${cb.id}/decide`);
+                else res = await env.call('POST', `/v1/chargebacks/${cb.id}/contest`, { text: o.how === 'win' ? 'winning_evidence' : 'losing_evidence' });
+                // 409 when it was in another state (or its window passed in this request's due work)
+                expect([200, 409], JSON.stringify(res.body)).toContain(res.status);
                 break;
               }
             }
@@ -432,17 +541,27 @@ describe('ledger invariants under random sequences of money operations', () => {
           const left = (await dueLeft(env)).n;
           for (let i = 0; i < Math.ceil(left / BATCH); i++) await env.call('GET', '/v1/merchant');
           expect((await dueLeft(env)).n).toBe(0);
-          // issue 14 item 1: every statement of every wallet reconciles, whatever the interleaving
+          // every statement of every wallet reconciles, whatever the interleaving
           // (a last jump lets failed payouts be reversed and due receivables settle)
           await env.call('POST', '/v1/sandbox/clock/advance', { days: 400 });
           expect((await dueLeft(env)).n).toBe(0);
           await checkConservation(env);
           await checkStatements(env);
+          const { db } = env.rt.deps;
+          const count = async (sql: string) => Number((await db.get<{ n: number }>(sql))!.n);
+          if (await count("SELECT COUNT(*) AS n FROM wallet_entries WHERE balance_after < 0 AND direction = 'debit'")) seen.negative++;
+          if (await count("SELECT COUNT(*) AS n FROM wallet_entries WHERE direction = 'credit' AND reference_type = 'receivable' AND balance_after - amount < 0")) seen.debtPaid++;
+          if (await count("SELECT COUNT(*) AS n FROM receivable_deductions d JOIN receivables r ON r.id = d.receivable_id WHERE d.reference_type = 'refund' AND r.charge_id <> d.reference_id")) seen.agenda++;
+          if (await count("SELECT COUNT(*) AS n FROM chargebacks WHERE status = 'won'")) seen.won++;
+          seen.contests += await count("SELECT COUNT(*) AS n FROM events WHERE type = 'chargeback.under_review'");
+          seen.cbs += await count('SELECT COUNT(*) AS n FROM chargebacks');
+          if (await count("SELECT COUNT(*) AS n FROM chargebacks WHERE status IN ('lost', 'accepted')")) seen.lost++;
         } finally {
           await env.close();
         }
       }),
       { numRuns: 40 },
     );
+    console.log('ledger property runs:', seen);
   }, 240_000);
 });

@@ -151,3 +151,99 @@ describe('partial refunds', () => {
     await checkLedger(env);
   });
 });
+
+const withdraw = (amount: number, key: string) =>
+  env.call('POST', '/v1/withdrawals', {
+    type: 'pix', wallet_id: env.merchant.wallet_id, amount, pix_key: 'ana@example.com', pix_key_type: 'email',
+    holder_document_type: 'cpf', holder_document: '52998224725', idempotency_key: key,
+  });
+const deductions = () =>
+  env.rt.deps.db.all<{ receivable_id: string; amount: number; reference_type: string; reference_id: string }>(
+    'SELECT receivable_id, amount, reference_type, reference_id FROM receivable_deductions ORDER BY created_at, id',
+  );
+
+describe('a refund the wallet cannot cover takes from the agenda', () => {
+  it('what the balance lacks comes from the other pending receivables, the one settling last first', async () => {
+    const a = (await cardCharge(env, 10000, 1)).body.data; // nets 9701
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 40 }); // A settles: the wallet holds 9701
+    expect((await withdraw(9000, 'w-agenda')).status).toBe(201); // 701 left
+    const b = (await cardCharge(env, 30000, 3)).body.data; // 3 × 9651, settling in 30, 60 and 90 days
+    const r = await refund(a.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ status: 'refunded', refunded_amount: 10000 });
+    // 701 from the wallet, the 9000 it lacks from B's third installment (the last to settle)
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(0);
+    expect((await receivablesOf(env, b.id)).map((x) => [x.installment, x.status, x.gross_amount, x.net_amount])).toEqual([
+      [1, 'pending', 10000, 9651],
+      [2, 'pending', 10000, 9651],
+      [3, 'pending', 10000 - 9000, 9651 - 9000],
+    ]);
+    const b3 = (await receivablesOf(env, b.id))[2]!;
+    expect(await deductions()).toEqual([{ receivable_id: b3.id, amount: 9000, reference_type: 'refund', reference_id: a.id }]);
+    const debits = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?reference_type=refund`);
+    expect(debits.body.data).toEqual([expect.objectContaining({ direction: 'debit', amount: 701, balance_after: 0, reference_id: a.id })]);
+    await checkLedger(env);
+  });
+
+  it('several receivables in that order, then 422 insufficient_funds when the agenda cannot cover it either (nothing changes)', async () => {
+    const a = (await cardCharge(env, 30000, 1)).body.data; // nets 29103
+    await env.call('POST', '/v1/sandbox/clock/advance', { days: 40 });
+    expect((await withdraw(29103, 'w-all')).status).toBe(201); // the wallet is empty
+    const b = (await cardCharge(env, 20000, 2)).body.data; // 2 × 9651 (fee 698)
+    const before = await receivablesOf(env, b.id);
+    const no = await refund(a.id); // 29103 wanted, 19302 in the agenda
+    expect(no.status).toBe(422);
+    expect(no.body.error).toBe('insufficient_funds');
+    expect(await receivablesOf(env, b.id)).toEqual(before);
+    expect(await deductions()).toEqual([]);
+    expect((await env.call('GET', `/v1/charges/${a.id}`)).body.data.refunded_amount).toBe(0);
+    // a part the agenda covers: ⌊29103 × 15000 / 30000⌋ = 14551 → installment 2 whole (cancelled), 4900 of installment 1
+    const ok = await refund(a.id, { amount: 15000 });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect((await receivablesOf(env, b.id)).map((x) => [x.status, x.net_amount])).toEqual([
+      ['pending', 9651 - 4900],
+      ['cancelled', 9651],
+    ]);
+    expect((await deductions()).map((d) => [d.receivable_id, d.amount])).toEqual([
+      [before[1]!.id, 9651],
+      [before[0]!.id, 4900],
+    ]);
+    await checkLedger(env);
+  });
+});
+
+describe('a refund after an anticipation keeps the anticipation fee with the platform', () => {
+  /** R$ 100,00 in 1× (net 9701) anticipated at once, and R$ 10,00 by PIX (net 9901 − … ) that funds the wallet. */
+  async function anticipated() {
+    const c = (await cardCharge(env, 10000, 1)).body.data;
+    const [r] = await receivablesOf(env, c.id);
+    const ant = await env.call('POST', '/v1/anticipations', { receivable_ids: [r!.id] });
+    expect(ant.body.data.status).toBe('approved');
+    const fee = ant.body.data.total_fee_amount as number;
+    const pix = (await env.call('POST', '/v1/charges', chargeBody(1000, { payment_method: 'pix' }))).body.data;
+    await env.call('POST', `/v1/sandbox/charges/${pix.id}/pay`); // + 990
+    return { c, fee };
+  }
+
+  it('worked figures: anticipated net 9701 − 275 = 9426; a full refund gives back 9426 + 275 = 9701', async () => {
+    const { c, fee } = await anticipated();
+    // settles Wed 18 Feb (D+30 is Sat 14, past Carnival): 34 days × 2.5 %/30 of 9701 = 274.86 → 275
+    expect(fee).toBe(275);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(9701 - 275 + 990);
+    const r = await refund(c.id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(990 - 275);
+    const debits = await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?reference_type=refund`);
+    expect(debits.body.data).toEqual([expect.objectContaining({ amount: 9701, reference_id: c.id })]);
+    await checkLedger(env);
+  });
+
+  it('in two halves the same: ⌊9701 / 2⌋ = 4850, then 4851', async () => {
+    const { c } = await anticipated();
+    expect((await refund(c.id, { amount: 5000 })).status).toBe(200);
+    expect((await refund(c.id)).status).toBe(200);
+    const debits = (await env.call('GET', `/v1/wallets/${env.merchant.wallet_id}/entries?reference_type=refund`)).body.data as Array<{ amount: number }>;
+    expect(debits.map((d) => d.amount).sort()).toEqual([4850, 4851]);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(990 - 275);
+  });
+});

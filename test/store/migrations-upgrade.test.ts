@@ -8,6 +8,9 @@
  *   override, charges without recorded rates or total (read as the defaults and their amount),
  *   links whose merchant pays the interest.
  * - 730: charges captured before it were captured whole: captured_amount = amount.
+ * - 741: wallets and entries keep their balances, indexes, triggers and the foreign keys that
+ *   point at them; a balance and a chargeback's debit may then be below zero, nothing else.
+ * - 742: uploads keep every column and index; one may then belong to no submerchant.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -28,6 +31,16 @@ interface Raw {
 }
 
 async function raw(): Promise<Raw> {
+  if (backend === 'sqlite') {
+    // as the store opens it: foreign keys on, each migration in a transaction of its own
+    const d = new Database(store.location);
+    d.pragma('foreign_keys = ON');
+    return {
+      exec: async (sql) => void d.transaction(() => d.exec(sql)).immediate(),
+      all: async (sql) => d.prepare(sql).all() as Record<string, unknown>[],
+      close: async () => void d.close(),
+    };
+  }
   if (backend === 'postgres') {
     const c = new pg.Client({ connectionString: store.location });
     await c.connect();
@@ -154,6 +167,70 @@ it('730 gives every charge captured before it captured_amount = amount, and none
       { id: 'c3', captured_amount: null, authorized_at: null, voided_at: null, void_reason: null },
       { id: 'c4', captured_amount: null, authorized_at: null, voided_at: null, void_reason: null },
     ]);
+  } finally {
+    await r.close();
+  }
+});
+
+const WALLET = (id: string, balance: number) =>
+  `INSERT INTO wallets (id, merchant_id, owner_type, owner_id, currency, balance, created_at, updated_at) VALUES ('${id}', 'm1', 'merchant', 'm1', 'BRL', ${balance}, '${T}', '${T}');`;
+const ENTRY = (id: string, direction: string, amount: number, after: number, type: string, seq: number) =>
+  `INSERT INTO wallet_entries (id, wallet_id, direction, amount, balance_after, reference_type, reference_id, description, created_at, seq)
+     VALUES ('${id}', 'w1', '${direction}', ${amount}, ${after}, '${type}', 'r', 'd', '${T}', ${seq});`;
+
+it('741 keeps wallets and entries whole, then lets a chargeback alone go below zero', async () => {
+  const r = await raw();
+  try {
+    await upgrade(r, 741, [MERCHANT, WALLET('w1', 700), ENTRY('e1', 'credit', 1000, 1000, 'receivable', 1), ENTRY('e2', 'debit', 300, 700, 'withdrawal', 2)].join('\n'));
+    // BIGINT columns read as strings on PostgreSQL
+    const numbers = (rows: Record<string, unknown>[]) => rows.map((x) => Object.fromEntries(Object.entries(x).map(([k, v]) => [k, /^-?\d+$/.test(String(v)) ? Number(v) : v])));
+    expect(numbers(await r.all('SELECT id, balance FROM wallets'))).toEqual([{ id: 'w1', balance: 700 }]);
+    expect(numbers(await r.all('SELECT id, direction, amount, balance_after, seq FROM wallet_entries ORDER BY seq'))).toEqual([
+      { id: 'e1', direction: 'credit', amount: 1000, balance_after: 1000, seq: 1 },
+      { id: 'e2', direction: 'debit', amount: 300, balance_after: 700, seq: 2 },
+    ]);
+    await r.exec(ENTRY('e3', 'debit', 900, -200, 'chargeback', 3));
+    await r.exec(ENTRY('e4', 'debit', 1500, -1700, 'chargeback_fee', 4));
+    await r.exec(ENTRY('e5', 'credit', 100, -1600, 'receivable', 5));
+    await expect(r.exec(ENTRY('e6', 'debit', 1, -1601, 'withdrawal', 6))).rejects.toThrow(/check/i);
+    await r.exec("UPDATE wallets SET balance = -1600 WHERE id = 'w1'");
+    await expect(r.exec("UPDATE wallets SET balance = -1000000000000001 WHERE id = 'w1'")).rejects.toThrow(/check/i);
+    // the sums' triggers still add every entry; the foreign keys still point at the wallet
+    expect(numbers(await r.all("SELECT entries FROM wallet_entry_sums WHERE wallet_id = 'w1' AND span = 'month'"))).toEqual([{ entries: 5 }]);
+    await expect(r.exec(ENTRY('e7', 'credit', 1, 1, 'receivable', 7).replace("'w1'", "'nowhere'"))).rejects.toThrow(/foreign key/i);
+    const indexes = (await r.all(
+      backend === 'postgres'
+        ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'wallet_entries'"
+        : "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'wallet_entries' AND sql IS NOT NULL",
+    )).map((x) => x.name);
+    expect(indexes).toEqual(expect.arrayContaining(['wallet_entries_time', 'wallet_entries_direction', 'wallet_entries_kind', 'wallet_entries_seq', 'wallet_entries_reference']));
+  } finally {
+    await r.close();
+  }
+});
+
+it('742 keeps every upload and its indexes, and takes uploads of no submerchant', async () => {
+  const r = await raw();
+  try {
+    await upgrade(
+      r,
+      742,
+      `${MERCHANT}
+      INSERT INTO submerchants (id, parent_merchant_id, entity_type, trade_name, legal_name, tax_id, email, status, created_at, updated_at)
+        VALUES ('s1', 'm1', 'pj', 'Loja', 'Loja LTDA', '11222333000181', 'a@example.com', 'pending', '${T}', '${T}');
+      INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at, attached_at)
+        VALUES ('a.png', 'm1', 's1', 'f.png', 10, 'image/png', 'a.png', '${T}', '${T}'), ('b.png', 'm1', 's1', 'g.png', 11, 'image/png', 'b.png', '${T}', NULL);`,
+    );
+    expect(await r.all('SELECT key, merchant_id, submerchant_id, file_name, mime, path, created_at, attached_at FROM files ORDER BY key')).toEqual([
+      { key: 'a.png', merchant_id: 'm1', submerchant_id: 's1', file_name: 'f.png', mime: 'image/png', path: 'a.png', created_at: T, attached_at: T },
+      { key: 'b.png', merchant_id: 'm1', submerchant_id: 's1', file_name: 'g.png', mime: 'image/png', path: 'b.png', created_at: T, attached_at: null },
+    ]);
+    await r.exec(`INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES ('c.pdf', 'm1', NULL, 'e.pdf', 12, 'application/pdf', 'c.pdf', '${T}')`);
+    await expect(r.exec(`INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES ('d.pdf', 'm1', 'nope', 'e.pdf', 12, 'application/pdf', 'd.pdf', '${T}')`)).rejects.toThrow(/foreign key/i);
+    const indexes = (await r.all(
+      backend === 'postgres' ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'files'" : "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'files' AND sql IS NOT NULL",
+    )).map((x) => x.name);
+    expect(indexes).toEqual(expect.arrayContaining(['files_merchant', 'files_submerchant', 'files_unattached']));
   } finally {
     await r.close();
   }

@@ -82,12 +82,12 @@ export function mergeUnion(branches: JS[]): JS {
   return { type: 'object', properties: merged, required };
 }
 
-function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, out: FlagSpec[]): void {
+function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, out: FlagSpec[], names: Readonly<Record<string, string>> = {}): void {
   const branches = branchesOf(s);
   if (branches) s = mergeUnion(branches);
   const t = Array.isArray(s.type) ? s.type.find((x) => x !== 'null') : s.type;
   if (t === 'object' && s.properties && Object.keys(s.properties).length) {
-    for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out);
+    for (const [k, v] of Object.entries(s.properties)) walk(v, [...path, k], into, required && (s.required ?? []).includes(k), out, names);
     return;
   }
   // a nullable field (`anyOf: [T, null]`) is a flag of type T whose value `null` clears it
@@ -96,7 +96,15 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
   const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullable ? notNull![0]! : s;
   const { type, choices } = typeOf(leaf);
   const hint = s['x-hint'] ?? leaf['x-hint'];
-  const f: FlagSpec = { flag: path.map(kebab).join('.'), path, in: into, type, choices: choices ?? (hint?.values ? [...hint.values] : undefined), required, description: s.description ?? leaf.description };
+  const f: FlagSpec = {
+    flag: names[path.join('.')] ?? path.map(kebab).join('.'),
+    path,
+    in: into,
+    type,
+    choices: choices ?? (hint?.values ? [...hint.values] : undefined),
+    required,
+    description: s.description ?? leaf.description,
+  };
   if (nullable && type !== 'json') f.nullable = true;
   if (hint?.format) f.format = hint.format;
   if (leaf['x-unit']) f.unit = leaf['x-unit'];
@@ -168,13 +176,13 @@ export function generateSpecs(): OperationSpec[] {
       let js = jsonSchema(e.body);
       const branches = branchesOf(js);
       if (branches) js = mergeUnion(branches);
-      for (const [k, v] of Object.entries(js.properties ?? {})) walk(v, [k], 'body', (js.required ?? []).includes(k), flags);
+      for (const [k, v] of Object.entries(js.properties ?? {})) walk(v, [k], 'body', (js.required ?? []).includes(k), flags, e.cli.flagNames);
     }
     if (e.query) {
       const js = jsonSchema(e.query);
       for (const [k, v] of Object.entries(js.properties ?? {})) {
         if (k === 'page' || k === 'per_page') continue;
-        walk(v, [k], 'query', (js.required ?? []).includes(k), flags);
+        walk(v, [k], 'query', (js.required ?? []).includes(k), flags, e.cli.flagNames);
       }
     }
     for (const f of flags) {

@@ -84,6 +84,10 @@ export const splitRuleInput = z
       .boolean({ error: 'must be true or false' })
       .optional()
       .describe('true on at most one rule: it takes the cents left over when the amount and the fee are divided; default: the first rule'),
+    liable: z
+      .boolean({ error: 'must be true or false' })
+      .optional()
+      .describe('whether this party gives back its part of a chargeback (in proportion to its net); default true; at least one rule must be liable'),
   })
   .superRefine((r, ctx) => {
     if ((r.amount === undefined) === (r.percentage === undefined)) {
@@ -205,6 +209,7 @@ export const chargeSplitRule = z.object({
   percentage: z.number().nullable(),
   charge_processing_fee: z.boolean(),
   charge_remainder_fee: z.boolean().describe('this party takes the cents left over of the amount and of the fee'),
+  liable: z.boolean().describe('this party gives back its part of a chargeback'),
 });
 
 export const charge = z.object({
@@ -293,6 +298,7 @@ export const charge = z.object({
   failed_at: timestamp().nullable(),
   refunded_at: timestamp().nullable().describe('when the charge became refunded (all of it)'),
   refunded_amount: money().describe('cents refunded so far (0 to captured_amount); status stays captured until it equals captured_amount'),
+  disputed_amount: money().describe('cents under chargebacks not won (open, under review, accepted or lost); refunded_amount + disputed_amount ≤ captured_amount'),
   payment_link_id: uuid().nullable().describe('the payment link the buyer paid through (hosted checkout), else null'),
   created_at: timestamp(),
   updated_at: timestamp(),

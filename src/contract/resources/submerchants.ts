@@ -428,7 +428,7 @@ export const submerchantPresentation: CliPresentation = {
     'submerchants addresses': 'Submerchant addresses: add and list',
     'submerchants partners': 'Submerchant partners (owners, administrators): add and list',
     'submerchants docs': 'Submerchant documents: register by URL and list (upload: `mpay submerchants upload`)',
-    files: 'Files: download uploaded documents',
+    files: 'Files: upload evidence, download uploaded documents',
   },
   fields: {
     trade_name: 'trade name (nome fantasia)',
@@ -666,6 +666,23 @@ export const submerchantEndpoints = [
     cli: {
       command: ['submerchants', 'upload'],
       example: `mpay submerchants upload ${EXAMPLE_ID} --file ./contrato-social.pdf`,
+      columns: ['key', 'fileName', 'fileSize', 'mimeType', 'url'],
+    },
+  }),
+  endpoint({
+    id: 'files.upload',
+    method: 'POST',
+    path: '/v1/files',
+    summary: "Upload a file of the merchant's own (multipart/form-data, one part named file: PNG, JPEG or PDF up to 10 MiB), e.g. chargeback evidence",
+    auth: 'secret',
+    multipart: true,
+    response: uploadedFile,
+    status: 201,
+    message: 'File uploaded',
+    tag: 'Files',
+    cli: {
+      command: ['files', 'upload'],
+      example: 'mpay files upload --file ./comprovante-entrega.pdf',
       columns: ['key', 'fileName', 'fileSize', 'mimeType', 'url'],
     },
   }),

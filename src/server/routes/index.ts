@@ -13,6 +13,7 @@ import { withdrawalHandlers } from './withdrawals.js';
 import { recipientHandlers } from './recipients.js';
 import { paymentLinkHandlers } from './paymentLinks.js';
 import { chargeHandlers } from './charges.js';
+import { chargebackHandlers } from './chargebacks.js';
 import { receivableHandlers } from './receivables.js';
 import { walletHandlers } from './wallets.js';
 import { clockHandlers } from './clock.js';
@@ -32,6 +33,7 @@ export const handlers = {
   ...recipientHandlers,
   ...paymentLinkHandlers,
   ...chargeHandlers,
+  ...chargebackHandlers,
   ...receivableHandlers,
   ...walletHandlers,
   ...clockHandlers,

@@ -52,6 +52,11 @@ export const submerchantHandlers: Handlers<typeof submerchantEndpoints> = {
     return uploadFile(ctx, params.id, () => readUpload(ctx.request, ctx.deps.dataDir));
   },
 
+  'files.upload': async (ctx) => {
+    ctx.limits.upload(ctx.merchantId);
+    return uploadFile(ctx, null, () => readUpload(ctx.request, ctx.deps.dataDir));
+  },
+
   'files.get': async (ctx, { params }) => {
     const f = await readStoredFile(ctx, params.key ?? '');
     const ascii = f.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');

@@ -19,7 +19,7 @@ import type { Page, PageRequest, QueryFor, ServiceContext } from './context.js';
 import { ApiError, invalid } from '../errors.js';
 import { ratesOf, type ChargeRow, type ReceivableRow } from './charges/rows.js';
 import { emitEvent } from './events.js';
-import { credit } from './ledger.js';
+import { credit, refuseWhileNegative } from './ledger.js';
 import { walletOf } from './wallets.js';
 import { listPage } from '../lists.js';
 
@@ -98,6 +98,8 @@ export async function createAnticipation(ctx: ServiceContext, body: Anticipation
   const { deps } = ctx;
   return ctx.db.tx(async (q) => {
     const walletId = await ownerWallet(q, ctx.merchantId, body.submerchant_id);
+    // money ahead of time only once a chargeback's debt is paid back
+    await refuseWhileNegative(q, walletId, 'an anticipation', body.submerchant_id ? 'submerchant_id' : undefined);
     let picked: ReceivableRow[] = [];
     let refusal: string | null = null;
 

@@ -7,7 +7,7 @@
 import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantChange, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
-import { FILE_KINDS, kindOfMime, sanitizeFileName, type FileKind } from '../../domain/files.js';
+import { FILE_KEY_RE, FILE_KINDS, kindOfMime, sanitizeFileName, type FileKind } from '../../domain/files.js';
 import { transition } from '../../store/transition.js';
 import { allowedDocumentTypes, birthDateProblem, CORRECTABLE_STATUSES, UNDER_REVIEW_FIELDS, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
@@ -35,10 +35,7 @@ import { checkUploadQuota, refuseAtQuota } from './uploadQuota.js';
 import { lockMerchant } from './merchants.js';
 import { createWallet } from './wallets.js';
 import { listPage } from '../lists.js';
-import { UUID_SOURCE } from '../../domain/ids.js';
 import { blockedReason, hostOf } from '../webhooks/netguard.js';
-
-const FILE_KEY_RE = new RegExp(`^${UUID_SOURCE}\\.(png|jpg|pdf)$`);
 
 /**
  * A CPF for pf, a CNPJ for pj, with real check digits. The message (src/domain/taxid.ts, shared
@@ -553,13 +550,14 @@ export interface ReceivedFile {
 }
 
 /**
- * An upload for a submerchant. Before anything of it is read: the submerchant it is for (404)
- * and a merchant whose uploads already fill its storage quota (422). Then `receive` reads the
- * file into a temp file (the caller's reader: the pipeline streams a multipart body,
+ * An upload for a submerchant, or for the merchant itself (`submerchantId` null: POST /v1/files,
+ * e.g. chargeback evidence). Before anything of it is read: the submerchant it is for (404) and
+ * a merchant whose uploads already fill its storage quota (422). Then `receive` reads the file
+ * into a temp file (the caller's reader: the pipeline streams a multipart body,
  * src/server/pipeline/multipart.ts), which is stored and removed.
  */
-export async function uploadFile(ctx: ServiceContext, submerchantId: string, receive: () => Promise<ReceivedFile>): Promise<UploadedFile> {
-  await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+export async function uploadFile(ctx: ServiceContext, submerchantId: string | null, receive: () => Promise<ReceivedFile>): Promise<UploadedFile> {
+  if (submerchantId !== null) await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
   await refuseAtQuota(ctx);
   const got = await receive();
   try {
@@ -570,11 +568,12 @@ export async function uploadFile(ctx: ServiceContext, submerchantId: string, rec
 }
 
 /**
- * Stores an uploaded file for a submerchant: the bytes go to the file store (deps.files) and a
+ * Stores an uploaded file for a submerchant, or for the merchant itself (`submerchantId` null:
+ * POST /v1/files, e.g. chargeback evidence): the bytes go to the file store (deps.files) and a
  * row to `files`, together. The temp file is left for the caller to remove.
  */
-async function storeUpload(ctx: ServiceContext, submerchantId: string, got: ReceivedFile): Promise<UploadedFile> {
-  const sub = await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
+async function storeUpload(ctx: ServiceContext, submerchantId: string | null, got: ReceivedFile): Promise<UploadedFile> {
+  const sub = submerchantId === null ? null : await loadSubmerchant(ctx.db, ctx.merchantId, submerchantId);
   const info = FILE_KINDS[got.kind];
   const key = `${randomUUID()}.${info.extensions[0]}`;
   const fileName = sanitizeFileName(got.clientName, got.kind);
@@ -593,12 +592,12 @@ async function storeUpload(ctx: ServiceContext, submerchantId: string, got: Rece
       // transactions lock them in
       await checkUploadQuota(q, ctx, got.size);
       // the submerchant may not have vanished meanwhile, but keep the row scoped all the same
-      await loadSubmerchant(q, ctx.merchantId, sub.id, true);
+      if (sub) await loadSubmerchant(q, ctx.merchantId, sub.id, true);
       // path: the file's key in the file store (see store/files.ts)
       await q.run('INSERT INTO files (key, merchant_id, submerchant_id, file_name, size, mime, path, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [
         key,
         ctx.merchantId,
-        sub.id,
+        sub?.id ?? null,
         fileName,
         got.size,
         info.mime,

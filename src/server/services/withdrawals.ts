@@ -9,7 +9,7 @@ import type { Page, PageRequest, QueryFor, ServiceDeps, ServiceContext } from '.
 import type { Keyring } from '../keyring.js';
 import { ApiError, invalid, notFound } from '../errors.js';
 import { emitEvent } from './events.js';
-import { credit, debit } from './ledger.js';
+import { credit, debit, refuseWhileNegative } from './ledger.js';
 import { checkPin, merchantPricing } from './merchants.js';
 import { assertSubmerchantOf } from './onboarding.js';
 import { walletOfMerchant } from './wallets.js';
@@ -243,6 +243,9 @@ export async function createWithdrawal(ctx: ServiceContext, body: WithdrawalCrea
           );
         }
       }
+
+      // a wallet a chargeback took below zero pays nothing out until settlements cover it
+      await refuseWhileNegative(q, wallet.id, 'a withdrawal', 'wallet_id');
 
       let snapshot: Destination;
       if (body.recipient_id) {

@@ -31,6 +31,10 @@ import { m630_withdrawal_request_hash_alg } from './630_withdrawal_request_hash_
 import { m710_submerchant_changes } from './710_submerchant_changes.js';
 import { m720_pricing } from './720_pricing.js';
 import { m730_authorize_capture } from './730_authorize_capture.js';
+import { m740_receivable_deductions } from './740_receivable_deductions.js';
+import { m741_negative_balances } from './741_negative_balances.js';
+import { m742_merchant_files } from './742_merchant_files.js';
+import { m743_chargebacks } from './743_chargebacks.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
 
@@ -68,6 +72,10 @@ export const MIGRATIONS: readonly Migration[] = [
   m710_submerchant_changes,
   m720_pricing,
   m730_authorize_capture,
+  m740_receivable_deductions,
+  m741_negative_balances,
+  m742_merchant_files,
+  m743_chargebacks,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,
 ].sort((a, b) => a.version - b.version);

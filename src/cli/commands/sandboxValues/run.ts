@@ -27,6 +27,7 @@ import { AUTHORIZATION_VALID_DAYS } from '../../../domain/capture.js';
 import { BOLETO_SETTLEMENT_DAYS, SETTLEMENT_DAYS_PER_INSTALLMENT, type MdrBands } from '../../../domain/fees.js';
 import { WITHDRAWAL_TYPES, type WithdrawalFeeRule } from '../../../domain/payouts.js';
 import { DEFAULT_PRICING, installmentTerms, type Pricing } from '../../../domain/pricing.js';
+import { CONTEST_DECISION_DAYS, EVIDENCE_WINDOW_DAYS, LOSING_EVIDENCE, WINNING_EVIDENCE } from '../../../domain/chargebacks.js';
 import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
 import { usage } from '../../errors.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';
@@ -120,7 +121,16 @@ export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: Pri
     rows.push({ area: 'card', value: n, ...cardOutcome(n), detail: `${detectBrand(n) ?? 'card'}: approved; installment n settles ${SETTLEMENT_DAYS_PER_INSTALLMENT} × n days after capture, on a business day (see settlement)` });
   }
   for (const c of TEST_CARDS) {
-    rows.push({ area: 'card', value: c.number, ...cardOutcome(c.number), detail: `${detectBrand(c.number) ?? 'card'}: ${decideFailureReason(c.number)}; a failed charge is a record (201), not an error` });
+    if (c.outcome === 'declined') {
+      rows.push({ area: 'card', value: c.number, ...cardOutcome(c.number), detail: `${detectBrand(c.number) ?? 'card'}: ${decideFailureReason(c.number)}; a failed charge is a record (201), not an error` });
+    } else {
+      rows.push({
+        area: 'card',
+        value: c.number,
+        ...cardOutcome(c.number),
+        detail: `${detectBrand(c.number) ?? 'card'}: approved, then disputed ${c.dispute_after_days} day(s) after capture (merchant clock): a chargeback (reason ${c.reason}) of all that is left of the charge`,
+      });
+    }
   }
   const sample = APPROVED_TEST_CARDS[0]!;
   rows.push({ area: 'card', value: 'any other Luhn-valid number', ...cardOutcome(sample), detail: 'approved by the sandbox acquirer' });
@@ -202,6 +212,8 @@ export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: Pri
 
   rows.push(...settlementRows(localDate(new Date()).slice(0, 4)));
 
+  rows.push(...chargebackRows(pricing));
+
   rows.push({
     area: 'anticipation',
     value: 'POST /v1/anticipations',
@@ -258,6 +270,40 @@ function dueRows(pricing: Pricing): SandboxValue[] {
     detail: 'event charge.expired; `mpay sandbox expire CHARGE_ID` expires one pending charge at once',
   });
   return rows;
+}
+
+/** How the sandbox opens, answers and decides chargebacks (src/domain/chargebacks.ts). */
+function chargebackRows(pricing: Pricing): SandboxValue[] {
+  return [
+    {
+      area: 'chargeback',
+      value: 'mpay sandbox chargeback CHARGE_ID [--amount N] [--reason R]',
+      outcome: 'open',
+      code: null,
+      detail: `a captured card charge disputed (all that is left of it by default); the amount is taken from the liable parties at once, from their pending receivables of the charge first, then their wallets (which may go below zero); evidence due ${EVIDENCE_WINDOW_DAYS} days later (merchant clock), past it the chargeback is lost`,
+    },
+    {
+      area: 'chargeback',
+      value: `contest text containing ${WINNING_EVIDENCE}`,
+      outcome: 'won',
+      code: null,
+      detail: `decided ${CONTEST_DECISION_DAYS} days after the contest (or at once with \`mpay sandbox decide ID\`): each party's part credited back`,
+    },
+    {
+      area: 'chargeback',
+      value: `contest text without it (e.g. ${LOSING_EVIDENCE})`,
+      outcome: 'lost',
+      code: null,
+      detail: `decided ${CONTEST_DECISION_DAYS} days after the contest (or at once with \`mpay sandbox decide ID\`): the chargeback fee is debited from the merchant wallet`,
+    },
+    {
+      area: 'chargeback',
+      value: 'mpay chargebacks accept ID',
+      outcome: 'accepted',
+      code: null,
+      detail: `the disputed amount stays with the cardholder; the chargeback fee (${formatBRL(pricing.chargeback_fee_amount)}, the one its charge recorded) is debited from the merchant wallet, below zero if need be`,
+    },
+  ];
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

@@ -8,6 +8,8 @@ import type { BodyOf, DataOf } from '../../../contract/endpoint.js';
 import type { EventName } from '../../../contract/events.js';
 import type { MpayClient, Operation } from '../../../sdk/client.js';
 import type { DocumentType } from '../../../domain/onboarding.js';
+import { LOSING_EVIDENCE, WINNING_EVIDENCE } from '../../../domain/chargebacks.js';
+import { DEFAULT_PRICING } from '../../../domain/pricing.js';
 import { TEST_CARDS } from '../../../domain/sandbox.js';
 import { SANDBOX_PAYOUT_VALUES } from '../../../domain/sandboxPayouts.js';
 import { addDays, localDate, settledAfterDays } from '../../../domain/calendar.js';
@@ -32,7 +34,7 @@ export class Maker {
   readonly made: Made[] = [];
   /** the values to copy (a checkout URL, a slip's URL) in the details of `made`, each with the field it is */
   readonly toCopy = new Map<Made, Record<string, string>>();
-  private merchant?: { wallet_id: string; clock: string; mode: string; pin_enabled: boolean };
+  private merchant?: { wallet_id: string; clock: string; mode: string; pin_enabled: boolean; pricing?: { chargeback_fee_amount: number } };
   private readonly run = randomUUID().slice(0, 8);
 
   constructor(
@@ -267,6 +269,46 @@ export class Maker {
     return rs.map((r) => r.id);
   }
 
+  /**
+   * A captured card charge of R$ 100,00 and a chargeback of half of it, which its own pending
+   * receivable covers: no wallet is touched by the opening.
+   */
+  async chargeback(): Promise<{ id: string; status: string }> {
+    const c = await this.capturedCard();
+    const cb = (await this.client.call('sandbox.chargebacks.create', { params: { id: c.id }, body: { amount: c.amount / 2, reason: 'fraud' } })).data;
+    this.add('chargeback', cb.id, `${cb.amount} cents of charge ${c.id}, from its receivable: ${cb.status}`);
+    return cb;
+  }
+
+  async contest(id: string, text: string): Promise<void> {
+    const cb = (await this.client.call('chargebacks.contest', { params: { id }, body: { text } })).data;
+    this.add('contest', id, `evidence "${text}": ${cb.status}`);
+  }
+
+  async decide(id: string): Promise<string> {
+    const cb = (await this.client.call('sandbox.chargebacks.decide', { params: { id } })).data;
+    this.add('decision', id, cb.status === 'won' ? `won: ${cb.amount} cents credited back` : `${cb.status}: fee ${cb.fee_amount} cents`);
+    return cb.status;
+  }
+
+  async accept(id: string): Promise<void> {
+    const cb = (await this.client.call('chargebacks.accept', { params: { id } })).data;
+    this.add('acceptance', id, `${cb.status}: fee ${cb.fee_amount} cents`);
+  }
+
+  /**
+   * A sandbox credit of the chargeback fee to the merchant wallet, so the fee a recipe causes
+   * leaves the balance as it was: the fee of the merchant's pricing, which the recipe's charge
+   * records when it is created. Nothing when that fee is 0.
+   */
+  async coverChargebackFee(): Promise<void> {
+    const m = await this.me();
+    const fee = m.pricing?.chargeback_fee_amount ?? DEFAULT_PRICING.chargeback_fee_amount;
+    if (fee === 0) return;
+    await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount: fee, description: `mpay trigger ${this.run}: chargeback fee` } });
+    this.add('wallet_adjustment', m.wallet_id, `credit ${fee} cents (the chargeback fee) to the merchant wallet`);
+  }
+
   async anticipation(body: BodyOf<Operation<'anticipations.create'>>): Promise<{ id: string; status: string }> {
     const a = (await this.client.call('anticipations.create', { body })).data;
     this.add('anticipation', a.id, `${a.status}${a.refusal_reason ? `: ${a.refusal_reason}` : ''}`);
@@ -297,7 +339,15 @@ function expectStatus(c: Charge, status: Charge['status']): void {
   if (c.status !== status) throw new CliError(`charge ${c.id} is ${c.status}, not ${status}`, EXIT.refused);
 }
 
-const declined = () => TEST_CARDS[0]!.number;
+const declined = () => TEST_CARDS.find((c) => c.outcome === 'declined')!.number;
+
+/** A chargeback contested with `text` and decided at once by the sandbox issuer. */
+async function decided(m: Maker, text: string, want: 'won' | 'lost'): Promise<void> {
+  const cb = await m.chargeback();
+  await m.contest(cb.id, text);
+  const got = await m.decide(cb.id);
+  if (got !== want) throw new CliError(`chargeback ${cb.id} was ${got}, not ${want}`, EXIT.refused);
+}
 
 export const RECIPES: Record<EventName, Recipe> = {
   'charge.pending': {
@@ -409,5 +459,32 @@ export const RECIPES: Record<EventName, Recipe> = {
   'payment_link.paid': {
     creates: 'a payment link, a card token and a payment through its hosted checkout',
     run: async (m) => m.payLink(await m.link()),
+  },
+  'chargeback.created': {
+    creates: 'a captured card charge of R$ 100,00 and a sandbox chargeback of half of it (taken from its own receivable)',
+    run: async (m) => void (await m.chargeback()),
+  },
+  'chargeback.under_review': {
+    creates: 'a captured card charge, a chargeback of half of it and its contest with evidence text',
+    run: async (m) => m.contest((await m.chargeback()).id, 'mpay trigger: delivery signed by the buyer'),
+  },
+  'chargeback.accepted': {
+    creates: 'a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, and the acceptance',
+    run: async (m) => {
+      const cb = await m.chargeback();
+      await m.coverChargebackFee();
+      await m.accept(cb.id);
+    },
+  },
+  'chargeback.won': {
+    creates: `a captured card charge, a chargeback of half of it, its contest with "${WINNING_EVIDENCE}" and the sandbox decision (the half credited back)`,
+    run: (m) => decided(m, WINNING_EVIDENCE, 'won'),
+  },
+  'chargeback.lost': {
+    creates: `a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, its contest with "${LOSING_EVIDENCE}" and the sandbox decision`,
+    run: async (m) => {
+      await m.coverChargebackFee();
+      await decided(m, LOSING_EVIDENCE, 'lost');
+    },
   },
 };

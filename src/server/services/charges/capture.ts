@@ -8,14 +8,16 @@ import type { Charge, ChargeCaptureRequest } from '../../../contract/resources/c
 import { captureShares } from '../../../domain/capture.js';
 import { PlanError } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
-import type { CardDecision } from '../../../domain/sandbox.js';
+import type { CardDecision, LaterDispute } from '../../../domain/sandbox.js';
 import { json, type Queryable } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
 import type { ServiceDeps, ServiceContext } from '../context.js';
 import { ApiError, invalid } from '../../errors.js';
 import { emitEvent, emitEvents, type NewEvent } from '../events.js';
 import { credit } from '../ledger.js';
+import { scheduleSandboxDispute } from '../chargebacks.js';
 import { recordLinkUse } from '../paymentLinks.js';
+import { laterDisputeOf } from './cardReading.js';
 import { expireInTx } from './voids.js';
 import { planOf, saleOf, sharesOf } from './parties.js';
 import { loadCharge, receivableRecord, totalOf, type ReceivableRow, type StoredParty } from './rows.js';
@@ -47,7 +49,10 @@ export async function decideInTx(
   insert?: FirstWrite,
   then: 'capture' | 'authorize' = 'capture',
 ): Promise<ChargeView> {
-  if (decision.approved) return then === 'authorize' ? authorize(q, deps, charge, now, insert) : capture(q, deps, charge, now, { baseUrl, insert });
+  if (decision.approved) {
+    if (then === 'authorize') return authorize(q, deps, charge, now, insert);
+    return capture(q, deps, charge, now, { baseUrl, insert, dispute: decision.dispute });
+  }
   const row = charge.row;
   assertTransition('charge', row.status, 'failed');
   const ts = now.toISOString();
@@ -100,6 +105,8 @@ function partiesOfCapture(parties: readonly StoredParty[], total: number, captur
  * split rules' amounts), which refunds of the charge then follow.
  * A charge paid through a payment link counts one use of the link here, in the same
  * transaction (current_uses counts paid uses only; event payment_link.paid).
+ * A charge paid with a magic dispute card (`dispute`) has its dispute scheduled from this
+ * capture (src/server/services/chargebacks.ts scheduleSandboxDispute).
  * Throws PlanError, before any write, when a receivable of the capture would net less than a cent.
  */
 async function capture(
@@ -107,7 +114,7 @@ async function capture(
   deps: ServiceDeps,
   charge: ChargeView,
   now: Date,
-  opts: { baseUrl?: string; insert?: FirstWrite; amount?: number } = {},
+  opts: { baseUrl?: string; insert?: FirstWrite; amount?: number; dispute?: LaterDispute } = {},
 ): Promise<ChargeView> {
   const { baseUrl, insert } = opts;
   const row = charge.row;
@@ -167,6 +174,8 @@ async function capture(
   if (row.payment_link_id) {
     await recordLinkUse(q, { ids: deps.ids, baseUrl: baseUrlOf(deps, baseUrl) }, row.payment_link_id, now, { chargeId: row.id });
   }
+  // a magic dispute card of the sandbox: its cardholder disputes the charge later (due work)
+  if (opts.dispute) await scheduleSandboxDispute(q, row, opts.dispute, now);
   return out;
 }
 
@@ -210,6 +219,7 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
  * authorisation is released: nothing was held in any wallet. A charge in any other status is
  * 409 invalid_state (a charge captured at once, or already captured, is captured once), and so
  * is an authorisation past its days, which this voids as expired (voids.ts expireInTx).
+ * A magic dispute card's dispute is scheduled from this capture, as from a capture at creation.
  */
 export async function captureCharge(ctx: ServiceContext, id: string, body: ChargeCaptureRequest = {}): Promise<ChargeView> {
   const now = ctx.now();
@@ -225,7 +235,8 @@ export async function captureCharge(ctx: ServiceContext, id: string, body: Charg
     const amount = body.amount ?? authorized;
     if (amount > authorized) throw invalid('amount', `must be at most ${authorized} cents, the authorised total (total_amount)`);
     try {
-      return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined });
+      const dispute = await laterDisputeOf(q, ctx.deps, c);
+      return await capture(q, ctx.deps, new ChargeView(c), now, { amount, baseUrl: c.payment_link_id ? ctx.baseUrl : undefined, dispute });
     } catch (e) {
       if (e instanceof PlanError) throw invalid('amount', `${amount} cents is too little to capture: ${e.message}`);
       throw e;

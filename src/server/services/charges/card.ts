@@ -4,26 +4,14 @@
  * card charge left pending.
  */
 import type { CardBrand } from '../../../domain/brands.js';
-import { ACQUIRER_UNAVAILABLE, decideCard, type CardDecision } from '../../../domain/sandbox.js';
+import { ACQUIRER_UNAVAILABLE, type CardDecision } from '../../../domain/sandbox.js';
 import type { Queryable } from '../../../store/db.js';
 import type { ServiceDeps } from '../context.js';
 import { ApiError } from '../../errors.js';
 import { decideInTx } from './capture.js';
+import { cardDecisionFor, cardReading } from './cardReading.js';
 import { loadCharge, type ChargeRow } from './rows.js';
 import { ChargeView } from './view.js';
-
-/**
- * What a charge needs of a card token's blob: the holder's name, the expiry, and the sandbox
- * acquirer's decision on the number (while the card is valid, and once it has expired). Not
- * the number itself, which stays only in the blob.
- */
-export interface CardReading {
-  holder: string;
-  year: number;
-  month: number;
-  valid: CardDecision;
-  expired: CardDecision;
-}
 
 export interface ChargeCard {
   token: string;
@@ -48,40 +36,6 @@ export async function cardOf(q: Queryable, deps: ServiceDeps, merchantId: string
   if (deps.mode === 'production') throw new ApiError('acquirer_unavailable', ACQUIRER_UNAVAILABLE.failure_reason);
   const card = cardReading(deps, t.encrypted);
   return { token: t.token, brand: t.brand, first_six: t.first_six, last_four: t.last_four, holder: card?.holder ?? '', decision: cardDecisionFor(card, now) };
-}
-
-/**
- * The reading of a token blob, or null when it cannot be read (altered, another master key).
- * Readings are remembered by blob (`caches.cardReadings`; a blob is never rewritten in place:
- * a changed blob is another key), so a token charged again is not decrypted again.
- */
-function cardReading(deps: ServiceDeps, encrypted: string | undefined): CardReading | null {
-  if (!encrypted) return null;
-  const memo = deps.caches.cardReadings;
-  const known = memo.get(encrypted);
-  if (known !== undefined) return known;
-  let reading: CardReading | null;
-  try {
-    const card = JSON.parse(deps.keyring.decrypt(encrypted)) as { number: string; expirationMonth: string; expirationYear: string; holderName?: string };
-    reading = {
-      holder: card.holderName ?? '',
-      year: Number(card.expirationYear),
-      month: Number(card.expirationMonth),
-      valid: decideCard(card.number, false),
-      expired: decideCard(card.number, true),
-    };
-  } catch {
-    reading = null;
-  }
-  memo.set(encrypted, reading);
-  return reading;
-}
-
-function cardDecisionFor(card: CardReading | null, now: Date): CardDecision {
-  if (!card) return { approved: false, failure_code: 'processing_error', failure_reason: 'The card data could not be read' };
-  const y = now.getUTCFullYear();
-  const expired = card.year < y || (card.year === y && card.month < now.getUTCMonth() + 1);
-  return expired ? card.expired : card.valid;
 }
 
 /**

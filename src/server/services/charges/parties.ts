@@ -14,12 +14,14 @@ export interface PartyDraft {
   share: number;
   bears_fee: boolean;
   takes_remainder?: boolean;
+  /** gives back its part of a chargeback (absent on charges stored before it existed: true) */
+  liable?: boolean;
 }
 
 /** Checks the split rules against the charge and turns them into parties with shares. */
 export function draftParties(merchantId: string, body: ChargeCreate): { parties: PartyDraft[]; rules: Charge['split_rules'] } {
   const rules = body.split_rules;
-  if (!rules) return { parties: [{ submerchant_id: body.submerchant_id ?? null, share: body.amount, bears_fee: true }], rules: [] };
+  if (!rules) return { parties: [{ submerchant_id: body.submerchant_id ?? null, share: body.amount, bears_fee: true, liable: true }], rules: [] };
   // The charge's submerchant is the one it is sold for; with split rules it must be among the
   // parties paid, or it would be named on a charge that pays it nothing.
   if (body.submerchant_id && !rules.some((r) => r.submerchant_id === body.submerchant_id)) {
@@ -44,6 +46,9 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
   if (!rules.some((r) => r.charge_processing_fee !== false)) {
     throw invalid('split_rules', 'at least one rule must have charge_processing_fee true (the default)');
   }
+  if (!rules.some((r) => r.liable !== false)) {
+    throw invalid('split_rules', 'at least one rule must have liable true (the default): someone gives back a chargeback');
+  }
   if (rules.filter((r) => r.charge_remainder_fee === true).length > 1) {
     throw invalid('split_rules', 'at most one rule may have charge_remainder_fee true (it takes the cents left over; default: the first rule)');
   }
@@ -56,6 +61,7 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
     share: shares[i]!,
     bears_fee: r.charge_processing_fee !== false,
     takes_remainder: i === remainder,
+    liable: r.liable !== false,
   }));
   return {
     parties,
@@ -65,6 +71,7 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
       percentage: r.percentage ?? null,
       charge_processing_fee: r.charge_processing_fee !== false,
       charge_remainder_fee: i === remainder,
+      liable: r.liable !== false,
     })),
   };
 }

@@ -1,36 +1,40 @@
 /**
  * Refunds of a captured charge, in full or in part: what each party gives back, taken from its
- * pending receivables and then its wallet (src/domain/fees.ts refundShare, receivedBy).
+ * pending receivables and then its wallet (src/domain/fees.ts refundShare), and what its wallet
+ * lacks from its other pending receivables (src/server/services/agenda.ts).
  */
 import type { Charge, RefundCreate } from '../../../contract/resources/charges.js';
-import { receivedBy, refundShare } from '../../../domain/fees.js';
+import { refundShare } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
 import { json } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
 import type { ServiceContext } from '../context.js';
-import { invalid } from '../../errors.js';
+import { ApiError, invalid } from '../../errors.js';
+import { refundFromWallet, takeFromReceivables } from '../agenda.js';
 import { emitEvent } from '../events.js';
-import { debit } from '../ledger.js';
 import { planOf, saleOf } from './parties.js';
-import { loadCharge, refundRecord, totalOf, type ReceivableRow, type StoredParty } from './rows.js';
+import { capturedAmountOf, loadCharge, refundRecord, type ReceivableRow, type StoredParty } from './rows.js';
 import { chargeRecord } from './view.js';
 
 /**
  * A refund of a captured charge, in full or in part, all or nothing in one transaction that
  * locks the charge (so concurrent refunds never add up to more than was captured): `amount` is
- * 1 to what is left to refund (`captured_amount − refunded_amount`; what the buyer paid,
- * interest included, or less after a partial capture), default all of it.
+ * 1 to what is left to refund — `captured_amount` (what the buyer paid, interest included, or
+ * less after a partial capture) less what was refunded and what chargebacks dispute
+ * (`disputed_amount`) — default all of it.
  *
  * Each party gives back its net in proportion to what is refunded (`refundShare`: after
  * refunds adding up to R of a charge whose captured amount is T, a party whose net at capture
- * is N has given back ⌊N × R / T⌋; a partial capture stores the parties with their shares of
- * it). A party's part is taken first from its pending receivables, from the last
- * installment backwards (a receivable is reduced, gross and net alike, or cancelled when all of
- * its net is taken), then debited from its wallet (reference_type refund). The refund that
- * completes the charge cancels every pending receivable left and debits what each party
- * received for the charge (`receivedBy`) less what earlier refunds already debited; the charge
- * becomes `refunded`. A wallet that cannot cover its debit refuses the whole refund with
- * insufficient_funds. Event charge.refunded with the charge and the refund.
+ * is N has given back ⌊N × R / T⌋; a full refund, all of N; the parties are stored with their
+ * shares of the capture). A party's part is taken first from its pending
+ * receivables of the charge, from the last installment backwards (a receivable is reduced,
+ * gross and net alike, or cancelled when all of its net is taken), then debited from its
+ * wallet (reference_type refund); what the wallet's balance lacks is taken from the party's
+ * other pending receivables, the one settling last first, and only when those cannot cover it
+ * either is the whole refund refused with 422 insufficient_funds. A receivable already
+ * anticipated gave the party its net less the anticipation fee, and the refund still takes
+ * back its whole net: the anticipation fee stays with the platform. The refund that completes
+ * the charge makes it `refunded`. Event charge.refunded with the charge and the refund.
  */
 export async function refundCharge(ctx: ServiceContext, id: string, body: RefundCreate = {}): Promise<Charge> {
   const now = ctx.now();
@@ -39,16 +43,19 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     assertTransition('charge', c.status, 'refunded');
-    // what was captured: what the buyer paid, interest included, or less after a partial capture
-    const total = Number(c.captured_amount ?? totalOf(c));
+    const total = capturedAmountOf(c);
     const before = Number(c.refunded_amount ?? 0);
-    const left = total - before;
+    const disputed = Number(c.disputed_amount ?? 0);
+    const left = total - before - disputed;
+    if (left < 1) {
+      throw new ApiError('business_rule', `Nothing is left to refund of this charge: of ${total} cents, ${before} are refunded and ${disputed} disputed by chargebacks`);
+    }
     const amount = body.amount ?? left;
     if (amount > left) {
-      throw invalid('amount', `must be at most ${left} cents, what is left to refund of this charge (${total} captured − ${before} already refunded)`);
+      const why = disputed > 0 ? ` − ${disputed} disputed by chargebacks` : '';
+      throw invalid('amount', `must be at most ${left} cents, what is left to refund of this charge (${total} captured − ${before} already refunded${why})`);
     }
     const after = before + amount;
-    const whole = after === total;
     const parties = json.from<StoredParty[]>(c.parties, []);
     const plan = planOf({ ...saleOf(c), gross: total }, parties);
     const rs = await q.all<ReceivableRow>(`SELECT * FROM receivables WHERE charge_id = ? ORDER BY installment DESC, id${q.dialect.forUpdate}`, [id]);
@@ -56,38 +63,12 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
     const description = `Refund ${refundId} of charge ${id}`;
     for (const pp of plan.parties) {
       const walletId = parties[pp.key]!.wallet_id;
-      const mine = rs.filter((r) => r.wallet_id === walletId);
-      let debitDue: number;
-      if (whole) {
-        for (const r of mine) {
-          if (r.status === 'pending') await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
-        }
-        const received = mine.reduce((a, r) => a + receivedBy(r.status, Number(r.net_amount), Number(r.anticipation_fee_amount ?? 0)), 0);
-        const debited = await q.get<{ n: number | string | null }>(
-          "SELECT COALESCE(SUM(amount), 0) AS n FROM wallet_entries WHERE wallet_id = ? AND reference_type = 'refund' AND reference_id = ?",
-          [walletId, id],
-        );
-        debitDue = Math.max(0, received - Number(debited?.n ?? 0));
-      } else {
-        let part = refundShare(pp.net, before, after, total);
-        for (const r of mine) {
-          if (part === 0) break;
-          if (r.status !== 'pending') continue;
-          const rnet = Number(r.net_amount);
-          if (part >= rnet) {
-            await transition(q, 'receivable', r.id, r.status, 'cancelled', { updated_at: ts });
-            part -= rnet;
-          } else {
-            await q.run('UPDATE receivables SET gross_amount = gross_amount - ?, net_amount = net_amount - ?, updated_at = ? WHERE id = ?', [part, part, ts, r.id]);
-            part = 0;
-          }
-        }
-        debitDue = part;
-      }
-      if (debitDue > 0) await debit(q, deps.ids, { walletId, amount: debitDue, referenceType: 'refund', referenceId: id, description, at: now });
+      const part = refundShare(pp.net, before, after, total);
+      const rest = await takeFromReceivables(q, deps.ids, rs.filter((r) => r.wallet_id === walletId), part, { type: 'refund', id }, now);
+      if (rest > 0) await refundFromWallet(q, deps.ids, walletId, rest, { chargeId: id, description }, now);
     }
     await q.run('INSERT INTO refunds (id, charge_id, merchant_id, amount, created_at) VALUES (?, ?, ?, ?, ?)', [refundId, id, ctx.merchantId, amount, ts]);
-    if (whole) await transition(q, 'charge', id, c.status, 'refunded', { refunded_amount: after, refunded_at: ts, updated_at: ts });
+    if (after === total) await transition(q, 'charge', id, c.status, 'refunded', { refunded_amount: after, refunded_at: ts, updated_at: ts });
     else await q.run('UPDATE charges SET refunded_amount = ?, updated_at = ? WHERE id = ?', [after, ts, id]);
     const out = await loadCharge(q, ctx.merchantId, id);
     const refund = refundRecord({ id: refundId, charge_id: id, merchant_id: ctx.merchantId, amount, created_at: ts });

@@ -53,6 +53,8 @@ export interface ChargeRow {
   refunded_at: string | null;
   /** cents refunded so far (absent on a row built before its insert: 0) */
   refunded_amount?: number;
+  /** cents under chargebacks not won (absent on a row built before its insert: 0) */
+  disputed_amount?: number;
   /** the payment link the buyer paid through (hosted checkout), if any */
   payment_link_id: string | null;
   created_at: string;
@@ -79,6 +81,8 @@ export interface StoredParty {
   bears_fee: boolean;
   /** takes the cents left over of the fee (absent on charges stored before it existed: the first party) */
   takes_remainder?: boolean;
+  /** gives back its part of a chargeback (absent on charges stored before it existed: true) */
+  liable?: boolean;
 }
 
 export interface ReceivableRow {
@@ -138,6 +142,15 @@ export function ratesOf(r: Pick<ChargeRow, 'pricing' | 'payment_method' | 'card_
 /** What the buyer pays for a charge: its total_amount, or its amount when stored before totals existed. */
 export function totalOf(r: Pick<ChargeRow, 'total_amount' | 'amount'>): number {
   return Number(r.total_amount ?? r.amount);
+}
+
+/**
+ * The cents of a charge that were captured: what refunds and chargebacks draw on — all of its
+ * total (what the buyer paid, interest included), or less after a partial capture; none while
+ * it is only authorised, pending or voided.
+ */
+export function capturedAmountOf(c: Pick<ChargeRow, 'captured_amount'>): number {
+  return Number(c.captured_amount ?? 0);
 }
 
 /** The merchant's charge (locked for the transaction with `lock`), or 404. */

@@ -22,11 +22,15 @@ interface ParsedColumns {
 
 type PlainColumns = Omit<ChargeRow, keyof ParsedColumns>;
 
-/** Split rules as stored; rules stored before charge_remainder_fee existed gave the remainder to the first rule. */
+/**
+ * Split rules as stored; rules stored before charge_remainder_fee existed gave the remainder to
+ * the first rule, and rules stored before liable existed are liable.
+ */
 function splitRulesOf(stored: string): Charge['split_rules'] {
-  const rules = json.from<Array<Omit<Charge['split_rules'][number], 'charge_remainder_fee'> & { charge_remainder_fee?: boolean }>>(stored, []);
+  type Stored = Omit<Charge['split_rules'][number], 'charge_remainder_fee' | 'liable'> & { charge_remainder_fee?: boolean; liable?: boolean };
+  const rules = json.from<Stored[]>(stored, []);
   const flagged = rules.some((r) => r.charge_remainder_fee === true);
-  return rules.map((r, i) => ({ ...r, charge_remainder_fee: r.charge_remainder_fee ?? (!flagged && i === 0) }));
+  return rules.map((r, i) => ({ ...r, charge_remainder_fee: r.charge_remainder_fee ?? (!flagged && i === 0), liable: r.liable ?? true }));
 }
 
 function parse(r: ChargeRow): ParsedColumns {
@@ -77,6 +81,7 @@ function toRecord(r: ChargeRow, parsed: ParsedColumns): Charge {
     failed_at: r.failed_at,
     refunded_at: r.refunded_at,
     refunded_amount: Number(r.refunded_amount ?? 0),
+    disputed_amount: Number(r.disputed_amount ?? 0),
     payment_link_id: r.payment_link_id ?? null,
     created_at: r.created_at,
     updated_at: r.updated_at,
