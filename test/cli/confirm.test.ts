@@ -29,7 +29,7 @@ describe('off a terminal: --yes or exit 2, nothing changed', () => {
     expect(chargeStatus(id)).toBe('refunded');
   });
 
-  it('charges refund --amount refunds part; charges refunds lists them (issue 14 item 8)', () => {
+  it('charges refund --amount refunds part; charges refunds lists them', () => {
     const id = cardCharge(3000);
     expect(home.run(['charges', 'refund', id, '--amount', '1000']).code).toBe(2);
     const y = home.run(['charges', 'refund', id, '--amount', '1000', '--yes']);
@@ -70,7 +70,7 @@ describe('off a terminal: --yes or exit 2, nothing changed', () => {
   });
 });
 
-describe('webhooks rotate-secret (issue 18, Also)', () => {
+describe('webhooks rotate-secret', () => {
   it('needs --yes off a terminal (exit 2, the secret unchanged); with --yes prints the new secret once and the overlap end', () => {
     const ep = home.run(['webhooks', 'create', '--url', 'https://example.com/rot', '--events', '*']).json();
     const r = home.run(['webhooks', 'rotate-secret', ep.id]);

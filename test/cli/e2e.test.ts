@@ -60,7 +60,7 @@ describe('mpay binary, embedded sandbox', () => {
     const nf = home.run(['keys', 'revoke', '00000000-0000-4000-8000-000000000000', '--yes']);
     expect(nf.code).toBe(4);
     expect(nf.stderr).toContain('not found');
-    // the contract's ranges are checked before any request: a usage error (issue 15 item 3)
+    // the contract's ranges are checked before any request: a usage error
     const bad = home.run(['keys', 'create', '--name', '']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--name');

@@ -478,7 +478,7 @@ describe('the command', () => {
   });
 });
 
-describe('the wizard, for support staff (issue 15 item 5)', () => {
+describe('the wizard, for support staff', () => {
   const counting = () => {
     const p = { asked: 0, interactive: true, async ask() { p.asked++; return undefined; } } as Prompter & { asked: number };
     return p;

@@ -57,7 +57,7 @@ describe('a closed stdout ends mpay quietly', () => {
       for (let i = 0; i < KEYS; i++) {
         const r = await env.call('POST', '/v1/api-keys', { name: `key number ${i} with a long enough name to fill the pipe quickly` });
         expect(r.status).toBe(201);
-        // a merchant holds at most 20 active keys (issue 18.6): revoked keys still list
+        // a merchant holds at most 20 active keys: revoked keys still list
         const id = (r.body as { data: { id: string } }).data.id;
         expect((await env.call('DELETE', `/v1/api-keys/${id}`)).status).toBe(200);
       }

@@ -1,4 +1,4 @@
-// Profiles that are checked (issue 15 item 6): `profiles add` verifies the keys against the
+// Profiles that are checked: `profiles add` verifies the keys against the
 // target, makes a profile that would otherwise never be used the active one, and `whoami`
 // says who and where mpay is talking to.
 import { spawnSync } from 'node:child_process';

@@ -108,7 +108,7 @@ describe('mpay sandbox values', () => {
   });
 });
 
-// issue 14 item 7: the holidays settlement moves past, shown offline
+// the holidays settlement moves past, shown offline
 describe('mpay sandbox values / calendar: business-day settlement', () => {
   it('values state the rule and list this year\'s holidays, each with a capture whose D+30 falls on it', () => {
     const rows = sandboxValueRows();

@@ -153,7 +153,7 @@ describe('mpay smoke on the embedded sandbox', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(err).toMatch(/SIGINT: stopping/);
-    // -o json: the error is one JSON object on stderr (issue 15 item 9)
+    // -o json: the error is one JSON object on stderr
     expect(JSON.parse(err.trimEnd().split('\n').pop()!)).toMatchObject({ error: 'interrupted', message: expect.stringMatching(/^smoke failed at step "[^"]+": interrupted by SIGINT$/) });
     expect(err).toMatch(/cleanup: webhook endpoint \S+ deleted/);
     expect(err).toMatch(/cleanup: api key \S+ revoked/);

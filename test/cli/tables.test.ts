@@ -3,7 +3,7 @@ import { cliHome } from '../helpers/cli.js';
 import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
 /**
- * Tables fit the terminal (issue 15 item 1): run in a real pseudo-terminal of 80 and 120
+ * Tables fit the terminal: run in a real pseudo-terminal of 80 and 120
  * columns, no line is longer than the terminal; the primary id and every value meant to be
  * copied appear whole; a statement's entries are a table below the record; requirements are a
  * checklist whose hints are mpay commands; `sandbox values` keeps every card number whole.

@@ -1,4 +1,4 @@
-// `mpay trigger EVENT` (issue 15 item 11): every event of the contract's list, each created in
+// `mpay trigger EVENT`: every event of the contract's list, each created in
 // the sandbox with what it needs, the event really emitted (a webhook delivery is logged for
 // it), and what was created printed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// `submerchants upload` shows the same progress bar as the onboarding wizard for a large file
-// (issue 15 item 5): the file's bytes, redrawn in place on a terminal.
+// `submerchants upload` shows the same progress bar as the onboarding wizard for a large file:
+// the file's bytes, redrawn in place on a terminal.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -122,7 +122,7 @@ describe('mpay webhooks listen (embedded)', () => {
     const line = await l.waitFor((x) => x.event?.data?.id === linkId);
     expect(line).toMatchObject({ verified: true, type: 'payment_link.created' });
     l.child.kill('SIGINT');
-    expect(await l.exited).toBe(130); // Ctrl-C exits 130 (issue 15 item 7)
+    expect(await l.exited).toBe(130); // Ctrl-C exits 130
     expect(home.run(['webhooks', 'list']).json()).toEqual([]);
   }, 60_000);
 

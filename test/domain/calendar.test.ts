@@ -14,7 +14,7 @@ import {
   startOfDay,
 } from '../../src/domain/calendar.js';
 
-// issue 14 item 7: settlement on banking business days, days in America/Sao_Paulo
+// settlement on banking business days, days in America/Sao_Paulo
 describe('the Brazilian banking calendar', () => {
   it('computes Easter (known dates) and the holidays that move with it', () => {
     expect([2024, 2025, 2026, 2027, 2028, 2038].map(easter)).toEqual(['2024-03-31', '2025-04-20', '2026-04-05', '2027-03-28', '2028-04-16', '2038-04-25']);

@@ -83,7 +83,7 @@ describe('MDR and installments (worked examples)', () => {
       { key: 'a', share: 7000, bearsFee: true },
       { key: 'b', share: 3000, bearsFee: true },
     ]);
-    // whole fee 10000 × 2.99 % = 299; 299 × 70 % = 209.3 → 209; 299 × 30 % = 89.7 → 89; 1 left over → first (issue 14 item 2)
+    // whole fee 10000 × 2.99 % = 299; 299 × 70 % = 209.3 → 209; 299 × 30 % = 89.7 → 89; 1 left over → first
     expect(both.parties.map((p) => p.fee)).toEqual([210, 89]);
     const passed = plan('credit_card', 1, [
       { key: 'a', share: 7000, bearsFee: true },

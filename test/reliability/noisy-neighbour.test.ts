@@ -1,5 +1,5 @@
 /**
- * Noisy neighbour (issue 18.5): one merchant's 10 webhook endpoints hang (a tarpit that accepts
+ * Noisy neighbour: one merchant's 10 webhook endpoints hang (a tarpit that accepts
  * the connection and never answers), 2 events each; another merchant's next event must still
  * be delivered at once, not after the hanging attempts time out. Real HTTP on loopback, the
  * server's DeliveryWorker with its default concurrency.

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (issue 18): runs `mpay server start` on a temp data directory and does what
+ * Secrets at rest: runs `mpay server start` on a temp data directory and does what
  * leaves secrets behind when it goes wrong — API keys and webhook endpoints created (and
  * replayed) with an Idempotency-Key, cards tokenized with an Idempotency-Key, charges with one,
  * wrong secrets presented — then scans every file of the data directory (database, WAL and

@@ -172,7 +172,7 @@ describe('card charges', () => {
 });
 
 describe('pix charges', () => {
-  it('BR Code: field 62/05 is ***, the location is an immediate charge (/cob/), field 60 the city of the seller or the stated default (issue 14 item 11)', async () => {
+  it('BR Code: field 62/05 is ***, the location is an immediate charge (/cob/), field 60 the city of the seller or the stated default', async () => {
     const plain = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }))).body.data;
     const a = parseBrCode(plain.pix.qr_code);
     expect(a.crcValid).toBe(true);
@@ -268,7 +268,7 @@ describe('submerchants and split rules', () => {
     expect(n!.n).toBe(0);
   });
 
-  it('refuses a submerchant_id that no split rule pays, 400 naming submerchant_id; accepts one that a rule names (issue 14 item 4)', async () => {
+  it('refuses a submerchant_id that no split rule pays, 400 naming submerchant_id; accepts one that a rule names', async () => {
     const [s0, s1, s2] = [await addSubmerchant(env), await addSubmerchant(env), await addSubmerchant(env)];
     const bad = await cardCharge(env, 10000, 1, {
       submerchant_id: s0.id,
@@ -310,7 +310,7 @@ describe('submerchants and split rules', () => {
   });
 });
 
-describe('the fee of a split charge is the fee of the whole charge (issue 14 item 2)', () => {
+describe('the fee of a split charge is the fee of the whole charge', () => {
   const feesOf = async (chargeId: string) => {
     const rec = await env.call('GET', `/v1/receivables?charge_id=${chargeId}&per_page=100`);
     expect(rec.status).toBe(200);

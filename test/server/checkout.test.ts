@@ -333,7 +333,7 @@ describe('POST /checkout/{id}/pay', () => {
     expect(Number(n!.n)).toBe(0);
   });
 
-  it('refuses to pay a link whose stored amount is above the charge cap, before any charge exists (issue 14 item 3)', async () => {
+  it('refuses to pay a link whose stored amount is above the charge cap, before any charge exists', async () => {
     const link = await createLink({ amount: 1000 });
     // a link stored before the cap applied to links
     await env.rt.deps.db.run('UPDATE payment_links SET amount = ? WHERE id = ?', [5_000_000_000, link.id]);

@@ -215,7 +215,7 @@ describe('idempotency and rate limit', () => {
     const a = await env.call('POST', '/v1/api-keys', { name: 'once' }, { 'idempotency-key': 'k-1' });
     const b = await env.call('POST', '/v1/api-keys', { name: 'once' }, { 'idempotency-key': 'k-1' });
     expect(b.status).toBe(201);
-    // the replay is the same answer without the secret shown once (issue 18.2)
+    // the replay is the same answer without the secret shown once
     const { secret_key, ...rest } = a.body.data;
     expect(secret_key).toMatch(/^sk_/);
     expect(b.body).toEqual({ ...a.body, data: rest });

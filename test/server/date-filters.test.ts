@@ -8,7 +8,7 @@ beforeEach(async () => {
 });
 afterEach(async () => env.close());
 
-// issue 18 item 13: dates are compared as dates
+// dates are compared as dates
 describe('date filters', () => {
   it('refuse a date that does not exist (2026-02-30, 2026-13-01, 2027-02-29 and in a date-time) with 400 naming the field', async () => {
     const w = env.merchant.wallet_id;

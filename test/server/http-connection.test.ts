@@ -8,7 +8,7 @@ import { ok, pjBody } from '../helpers/onboarding.js';
 
 /**
  * What the connection sees over a real loopback socket when a request ends early: a refusal
- * before the body is read (issue 18.11) and a client that goes away mid-request (issue 18.12).
+ * before the body is read and a client that goes away mid-request.
  */
 let env: TestEnv;
 let server: RunningServer;
@@ -62,7 +62,7 @@ function open(): Promise<Socket> {
 
 const authHeader = () => `Authorization: ${env.auth()}\r\n`;
 
-describe('a refusal before the body is read (issue 18.11)', () => {
+describe('a refusal before the body is read', () => {
   it('an upload of 5,000 parts answers 400 and the socket either says Connection: close or serves the next request', async () => {
     const sub = await ok(env, 'POST', '/v1/submerchants', pjBody());
     const boundary = 'xBOUNDARYx';
@@ -161,7 +161,7 @@ describe('a refusal before the body is read (issue 18.11)', () => {
   });
 });
 
-describe('a client that goes away mid-request (issue 18.12)', () => {
+describe('a client that goes away mid-request', () => {
   const settle = async () => {
     for (let i = 0; i < 50 && !logs.some((l) => l.status !== undefined); i++) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 50));

@@ -112,7 +112,7 @@ describe('the API pipeline and the checkout keep the same answers', () => {
 const card = (cvv: string, number = '4111111111111111') => ({ card: { number, holderName: 'Ana Souza', expirationMonth: '12', expirationYear: '2030', cvv } });
 const publicAuth = () => ({ authorization: basic(env.merchant.public_key, '') });
 
-describe('issue 18.1: nothing derived from card data in the idempotency table', () => {
+describe('nothing derived from card data in the idempotency table', () => {
   it('POST /v1/tokens with an Idempotency-Key stores nothing: tokenizing is idempotent by the card (keyed fingerprint)', async () => {
     const a = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'tok-1' });
     expect(a.status).toBe(201);
@@ -153,7 +153,7 @@ describe('issue 18.1: nothing derived from card data in the idempotency table', 
   });
 });
 
-describe('issue 18.7: idempotency keys are scoped by credential kind', () => {
+describe('idempotency keys are scoped by credential kind', () => {
   it("a publishable-key request never occupies (or reveals) the merchant's secret-key Idempotency-Keys", async () => {
     const t = await env.call('POST', '/v1/tokens', card('123'), { ...publicAuth(), 'idempotency-key': 'order-50659' });
     expect(t.status).toBe(201);
@@ -168,7 +168,7 @@ describe('issue 18.7: idempotency keys are scoped by credential kind', () => {
   });
 });
 
-describe('issue 18.2: a secret shown once is never kept by an Idempotency-Key (a replay answers without it)', () => {
+describe('a secret shown once is never kept by an Idempotency-Key (a replay answers without it)', () => {
   it.each([
     ['POST /v1/api-keys', '/v1/api-keys', { name: 'ci' }, 'secret_key', /^sk_/],
     ['POST /v1/postbacks/endpoints', '/v1/postbacks/endpoints', { url: 'https://shop.example.com/hooks', events: ['charge.captured'] }, 'secret', /^whsec_/],
@@ -205,7 +205,7 @@ describe('the answer kept of a text already serialised (keptText)', () => {
   });
 });
 
-describe('issue 18.15: expired Idempotency-Keys are purged by the due work', () => {
+describe('expired Idempotency-Keys are purged by the due work', () => {
   it('a key is deleted once its 24 h are over; a younger one stays', async () => {
     await env.call('POST', '/v1/api-keys', { name: 'old' }, { 'idempotency-key': 'old-key' });
     env.clock.advance(12 * 3600_000);
@@ -221,7 +221,7 @@ describe('issue 18.15: expired Idempotency-Keys are purged by the due work', () 
   });
 });
 
-describe('POST /v1/charges claims its Idempotency-Key in the charge’s own transaction (issue 17)', () => {
+describe('POST /v1/charges claims its Idempotency-Key in the charge’s own transaction', () => {
   it('concurrent identical requests under one key make one charge and one answer', async () => {
     const token = await tokenize(env);
     const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });
@@ -277,7 +277,7 @@ const keyRow = (e: TestEnv, key: string) =>
     [e.merchant.merchant_id, key],
   );
 
-describe('POST /v1/charges keeps its answer in the charge’s own transaction (issue 17, one transaction per POST)', () => {
+describe('POST /v1/charges keeps its answer in the charge’s own transaction (one transaction per POST)', () => {
   it('one transaction holds the claim, the charge and the kept answer; a replay answers the same', async () => {
     const token = await tokenize(env);
     const body = chargeBody(1990, { payment_method: 'credit_card', payment_details: { token, installments: 1 } });

@@ -24,7 +24,7 @@ describe('capture → receivables → settlement', () => {
     const c = (await cardCharge(env, 10000, 3)).body.data;
     const rs = (await receivables()).sort((a, b) => a.installment - b.installment);
     expect(rs.map((r) => [r.installment, r.gross_amount, r.fee_amount, r.net_amount, r.settlement_date, r.status])).toEqual([
-      // issue 14 item 7: São Paulo days, moved to business days. D+30 = Sat 14 Feb 2026, then
+      // São Paulo days, moved to business days. D+30 = Sat 14 Feb 2026, then
       // Sunday and Carnival (16–17 Feb): Wed 18 Feb at 00:00 in São Paulo (03:00 UTC)
       [1, 3334, 117, 3217, '2026-02-18T03:00:00.000Z', 'pending'],
       [2, 3333, 116, 3217, '2026-03-16T03:00:00.000Z', 'pending'],
@@ -75,7 +75,7 @@ describe('capture → receivables → settlement', () => {
     const rs = await receivables(`charge_id=${c.body.data.id}`);
     expect(rs).toHaveLength(4);
     const bySub = rs.filter((r) => r.submerchant_id === sub.id);
-    // the whole fee 10000 × 3.49 % = 349 (issue 14 item 2), divided 70/30: 244.3 → 244 and
+    // the whole fee 10000 × 3.49 % = 349, divided 70/30: 244.3 → 244 and
     // 104.7 → 104, the cent left over to the first rule: 245 → 123 + 122; 104 → 52 + 52
     expect(bySub.map((r) => [r.installment, r.gross_amount, r.fee_amount]).sort()).toEqual([
       [1, 3500, 123],

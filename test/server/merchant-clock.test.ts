@@ -1,5 +1,5 @@
 /**
- * One rule for every record (issue 14 item 5): its timestamps are the merchant's clock, which
+ * One rule for every record: its timestamps are the merchant's clock, which
  * the sandbox moves. After `POST /v1/sandbox/clock/advance`, whatever the merchant creates,
  * changes or has reviewed carries the moved clock, never the server's real time.
  */

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { chargeBody } from '../helpers/money.js';
 
-/** `metadata` keys that JavaScript objects cannot hold as data (issue 18, "Also: __proto__"). */
+/** `metadata` keys that JavaScript objects cannot hold as data (`__proto__`). */
 let env: TestEnv;
 beforeEach(async () => {
   env = await testEnv();

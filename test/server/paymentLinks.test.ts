@@ -152,7 +152,7 @@ describe('logo and cover image URLs', () => {
 });
 
 describe('PATCH /v1/payment-links/{id}', () => {
-  it('keeps the charge cap: an amount above 1,000,000,000 cents is a 400 naming amount (issue 14 item 3)', async () => {
+  it('keeps the charge cap: an amount above 1,000,000,000 cents is a 400 naming amount', async () => {
     const l = (await env.call('POST', '/v1/payment-links', { ...base, amount: 1_000_000_000 })).body.data;
     expect(l.amount).toBe(1_000_000_000);
     const r = await env.call('PATCH', `/v1/payment-links/${l.id}`, { amount: 5_000_000_000 });

@@ -5,7 +5,7 @@ import { cardCharge, chargeBody, tokenize } from '../helpers/money.js';
 import { createMerchant } from '../../src/server/services/merchants.js';
 import { runDueWork } from '../../src/server/due.js';
 
-/** Production is not the sandbox (issue 18, items 16 and 17). */
+/** Production is not the sandbox. */
 let prod: TestEnv;
 beforeEach(async () => {
   prod = await testEnv({ mode: 'production' });

@@ -34,7 +34,7 @@ const statusesOf = async (n: number, auth: string, ip: string) => {
   return out;
 };
 
-describe('issue 18.3: publishable-key traffic has its own budget per client IP', () => {
+describe('publishable-key traffic has its own budget per client IP', () => {
   it("260 anonymous refused tokenizations do not starve the merchant's secret-key requests", async () => {
     env = await testEnv({ rateLimit: { perSecond: 1, burst: 20, publicPerIp: { perSecond: 0.001, burst: 10 } } });
     env.rt.deps.trustProxy = ['127.0.0.1'];
@@ -52,7 +52,7 @@ describe('issue 18.3: publishable-key traffic has its own budget per client IP',
   });
 });
 
-describe('issue 18.6: limits per merchant, a cap on keys, failed authentication throttled', () => {
+describe('limits per merchant, a cap on keys, failed authentication throttled', () => {
   it('secret-key requests of all of a merchant’s keys share one budget', async () => {
     env = await testEnv({ rateLimit: { perSecond: 1, burst: 10 } });
     const started = Date.now();

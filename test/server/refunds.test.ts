@@ -1,5 +1,5 @@
 /**
- * Partial refunds (issue 14 item 8): POST /v1/charges/{id}/refund { amount? }, refund records
+ * Partial refunds: POST /v1/charges/{id}/refund { amount? }, refund records
  * under the charge, refunded_amount, the money side (pending receivables reduced or cancelled
  * from the last installment backwards, then what was received debited), idempotency and
  * concurrent refunds that never add up to more than the charge. Both store backends.

@@ -24,7 +24,7 @@ describe('sandbox wallet adjustments', () => {
     expect(e).toEqual([{ reference_type: 'sandbox_adjustment' }, { reference_type: 'sandbox_adjustment' }]);
   });
 
-  it('the entry reference_id is a UUID (the adjustment entry itself), whatever X-Request-Id says (issue 14 item 6)', async () => {
+  it('the entry reference_id is a UUID (the adjustment entry itself), whatever X-Request-Id says', async () => {
     const c = await env.call('POST', PATH, { direction: 'credit', amount: 1000 }, { 'x-request-id': 'my-req-0001' });
     expect(c.status).toBe(201);
     const row = await env.rt.deps.db.get<{ id: string; reference_id: string }>('SELECT id, reference_id FROM wallet_entries WHERE wallet_id = ?', [

@@ -9,7 +9,7 @@ beforeEach(async () => {
 });
 afterEach(async () => env.close());
 
-// issue 14 item 7: settlement on banking business days, days in America/Sao_Paulo
+// settlement on banking business days, days in America/Sao_Paulo
 describe('settlement on business days in São Paulo', () => {
   it('a capture whose D+30 is a Saturday before Carnival settles on Ash Wednesday; D+60 on its own Monday', async () => {
     // clock: Thursday 2026-01-15 12:00 UTC (09:00 in São Paulo); D+30 = Sat 14 Feb, 16–17 Feb are Carnival

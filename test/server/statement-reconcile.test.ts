@@ -11,7 +11,7 @@ afterEach(async () => env.close());
 
 const DAY = 86_400_000;
 
-// issue 14 item 1: a request settles one batch of due receivables, then writes its own entry;
+// a request settles one batch of due receivables, then writes its own entry;
 // the rest of the batch is booked later, dated at their (earlier) settlement dates
 describe('statements reconcile whatever order due work and requests interleave in', () => {
   it('more due receivables than one batch, then a request that writes an entry, then the rest', async () => {

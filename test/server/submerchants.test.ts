@@ -259,7 +259,7 @@ describe('addresses', () => {
       [{ state: 'São Paulo' }, 'state'],
       [{ zip_code: '0131010' }, 'zip_code'],
       [{ zip_code: '01310-10a' }, 'zip_code'],
-      // no CEP is all zeros (issue 14 item 10)
+      // no CEP is all zeros
       [{ zip_code: '00000000' }, 'zip_code'],
       [{ zip_code: '00000-000' }, 'zip_code'],
       [{ country: 'AR' }, 'country'],
@@ -675,7 +675,7 @@ describe('documents', () => {
     });
   });
 
-  it('a file_url on this service with malformed percent-encoding is a 422 naming file_url, never a 500 (issue 18.10)', async () => {
+  it('a file_url on this service with malformed percent-encoding is a 422 naming file_url, never a 500', async () => {
     const s = await createPj();
     const url = `/v1/submerchants/${s.id}/documents`;
     const origin = 'http://localhost'; // app.request's origin: the service's own download URLs

@@ -135,7 +135,7 @@ describe('POST /v1/tokens', () => {
     [{ cvv: '12' }, 'card.cvv', 'at least 3 digits'],
     [{ cvv: '12345' }, 'card.cvv', 'at most 4 digits'],
     [{ holderName: '  ' }, 'card.holderName', 'must not be empty'],
-    // lengths per brand and CVV per brand (issue 14 item 10)
+    // lengths per brand and CVV per brand
     [{ number: '3782822463100003' }, 'card.number', 'amex card has 15 digits'],
     [{ number: '378282246310005', cvv: '123' }, 'card.cvv', '4 digits'],
     [{ cvv: '1234' }, 'card.cvv', '3 digits'],
@@ -157,7 +157,7 @@ describe('POST /v1/tokens', () => {
     expect(JSON.stringify(r.body)).not.toContain('4111111111111112');
   });
 
-  it('accepts each brand at its own lengths (issue 14 item 10)', async () => {
+  it('accepts each brand at its own lengths', async () => {
     for (const [number, cvv, brand] of [
       ['378282246310005', '1234', 'amex'],
       ['30569309025904', '123', 'diners'],
@@ -183,7 +183,7 @@ describe('POST /v1/tokens', () => {
   });
 
   it('stores number, holder and expiry encrypted, and never the CVV', async () => {
-    // an Amex: the only brand with a 4-digit CVV (issue 14 item 10)
+    // an Amex: the only brand with a 4-digit CVV
     expect((await tokenize(card({ number: '378282246310005', cvv: '9876', holderName: 'Zefa Quirino' }))).status).toBe(201);
     await env.rt.close();
     for (const f of readdirSync(env.dir)) {

@@ -4,7 +4,7 @@ import { emitEvent } from '../../src/server/services/events.js';
 import { claimDue, complete, fanOutAll, MAX_ENDPOINTS_PER_MERCHANT, PER_MERCHANT_IN_FLIGHT, SLOW_ENDPOINT_BACKOFF_MS } from '../../src/server/webhooks/delivery.js';
 import type { NewMerchant } from '../../src/server/services/merchants.js';
 
-/** One merchant's webhooks cannot hold up another's (issue 18.5). */
+/** One merchant's webhooks cannot hold up another's. */
 let env: TestEnv;
 beforeEach(async () => {
   env = await testEnv();

@@ -52,7 +52,7 @@ describe('address policy', () => {
     expect(blockedReason('fe80::1', 'sandbox')).toBe('link-local');
   });
 
-  // issue 18.9: cloud metadata and instance-service addresses are refused in the sandbox too, in
+  // cloud metadata and instance-service addresses are refused in the sandbox too, in
   // every spelling (IPv6 long form, upper case, zone id, IPv4 embedded in IPv6)
   const metadata = [
     'fd00:ec2::254', // AWS IMDS over IPv6

@@ -1,5 +1,5 @@
 /**
- * Webhook secret rotation (issue 18, "Also"): POST /v1/postbacks/endpoints/{id}/rotate-secret
+ * Webhook secret rotation: POST /v1/postbacks/endpoints/{id}/rotate-secret
  * returns a new secret once; during the overlap window every delivery's `webhook-signature`
  * carries both signatures (new first, space-separated), so receivers verifying with either
  * secret accept it; after the window only the new one is sent. Real HTTP receiver on loopback.

@@ -258,7 +258,7 @@ describe('POST /v1/withdrawals', () => {
     expect(list.body.data.map((w: any) => w.id)).toEqual([ok.body.data.id]);
   });
 
-  it("refuses a withdrawal from the wallet of a submerchant that is not approved: 422 submerchant_not_approved, nothing written (issue 14 item 9)", async () => {
+  it("refuses a withdrawal from the wallet of a submerchant that is not approved: 422 submerchant_not_approved, nothing written", async () => {
     for (const status of ['rejected', 'pending', 'under_review']) {
       const sub = await addSubmerchant(env, env.merchant.merchant_id, status);
       await fund(env, sub.wallet_id, 5_000);

@@ -1,5 +1,5 @@
 /**
- * Files that hold personal data are 0600 whatever the directory they land in (issue 18.14):
+ * Files that hold personal data are 0600 whatever the directory they land in:
  * the SQLite database, its WAL and shared-memory files, uploads and the master key.
  */
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';

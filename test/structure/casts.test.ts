@@ -32,7 +32,7 @@ const AS_NEVER_ALLOWED: Record<string, number> = {
   'src/server/webhooks/delivery.ts': 1,
 };
 
-describe('casts in src/ (issue 16 item 6)', () => {
+describe('casts in src/', () => {
   it('no `as never` beyond the listed ones', () => {
     const found = occurrences(/\bas never\b/);
     expect(counts(found), JSON.stringify(found)).toEqual(AS_NEVER_ALLOWED);
