@@ -323,6 +323,10 @@ export const refund = z.object({
   id: uuid(),
   charge_id: uuid(),
   amount: money().describe('cents refunded by this refund'),
+  return_id: z
+    .string()
+    .nullable()
+    .describe('a PIX charge\'s refund is a devolução: its return id, D + ISPB + UTC yyyyMMddHHmm + 11 letters or digits (32 characters); null for card and boleto refunds'),
   created_at: timestamp(),
 });
 export type Refund = z.infer<typeof refund>;
