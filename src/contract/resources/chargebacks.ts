@@ -83,7 +83,7 @@ export const sandboxChargebackCreate = z.strictObject({
 export type SandboxChargebackCreate = z.infer<typeof sandboxChargebackCreate>;
 
 export const sandboxMedCreate = z.strictObject({
-  reason: z.enum(MED_REASONS, { error: `must be one of: ${MED_REASONS.join(', ')}` }).optional().describe('fraud (default) or operational_flaw'),
+  reason: z.enum(MED_REASONS, { error: `must be one of: ${MED_REASONS.join(', ')}` }).optional().describe('default fraud'),
 });
 export type SandboxMedCreate = z.infer<typeof sandboxMedCreate>;
 
