@@ -484,7 +484,7 @@ export const chargeEndpoints = [
     list: true,
     message: 'Refunds retrieved',
     tag: 'Charges',
-    cli: { command: ['charges', 'refunds'], example: 'mpay charges refunds 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: ['id', 'amount', 'created_at'] },
+    cli: { command: ['charges', 'refunds'], example: 'mpay charges refunds 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: ['id', 'amount', 'return_id', 'created_at'] },
   }),
   endpoint({
     id: 'charges.sandboxPay',
