@@ -197,20 +197,29 @@ function notDisputable(c: ChargeRow): ApiError | null {
   return null;
 }
 
+/**
+ * The charge `chargeId` (locked) to be disputed and what is left of it to dispute, in the
+ * caller's transaction: `refusal`'s error when it cannot be, 422 when nothing is left.
+ */
+async function disputable(q: Queryable, ctx: ServiceContext, chargeId: string, refusal: (c: ChargeRow) => ApiError | null): Promise<{ c: ChargeRow; left: number }> {
+  const c = await loadCharge(q, ctx.merchantId, chargeId, true);
+  const refused = refusal(c);
+  if (refused) throw refused;
+  const left = disputableAmount(c);
+  if (left < 1) {
+    throw new ApiError(
+      'business_rule',
+      `Nothing is left to dispute of this charge: of ${capturedAmountOf(c)} cents, ${Number(c.refunded_amount ?? 0)} are refunded and ${Number(c.disputed_amount ?? 0)} already disputed`,
+    );
+  }
+  return { c, left };
+}
+
 /** Sandbox: the cardholder disputes a captured card charge, all that is left of it or `amount` cents. */
 export async function openSandboxChargeback(ctx: ServiceContext, chargeId: string, body: SandboxChargebackCreate): Promise<Chargeback> {
   const now = ctx.now();
   return ctx.db.tx(async (q) => {
-    const c = await loadCharge(q, ctx.merchantId, chargeId, true);
-    const refused = notDisputable(c);
-    if (refused) throw refused;
-    const left = disputableAmount(c);
-    if (left < 1) {
-      throw new ApiError(
-        'business_rule',
-        `Nothing is left to dispute of this charge: of ${capturedAmountOf(c)} cents, ${Number(c.refunded_amount ?? 0)} are refunded and ${Number(c.disputed_amount ?? 0)} already disputed`,
-      );
-    }
+    const { c, left } = await disputable(q, ctx, chargeId, notDisputable);
     const amount = body.amount ?? left;
     if (amount > left) {
       throw invalid('amount', `must be at most ${left} cents, what is left to dispute of this charge (${capturedAmountOf(c)} − ${Number(c.refunded_amount ?? 0)} refunded − ${Number(c.disputed_amount ?? 0)} already disputed)`);
@@ -238,16 +247,7 @@ function notMedable(c: ChargeRow, now: Date): ApiError | null {
 export async function openSandboxMed(ctx: ServiceContext, chargeId: string, body: SandboxMedCreate): Promise<Chargeback> {
   const now = ctx.now();
   return ctx.db.tx(async (q) => {
-    const c = await loadCharge(q, ctx.merchantId, chargeId, true);
-    const refused = notMedable(c, now);
-    if (refused) throw refused;
-    const left = disputableAmount(c);
-    if (left < 1) {
-      throw new ApiError(
-        'business_rule',
-        `Nothing is left to dispute of this charge: of ${capturedAmountOf(c)} cents, ${Number(c.refunded_amount ?? 0)} are returned and ${Number(c.disputed_amount ?? 0)} already disputed`,
-      );
-    }
+    const { c, left } = await disputable(q, ctx, chargeId, (x) => notMedable(x, now));
     return open(q, ctx.deps, c, left, { type: 'med', reason: body.reason ?? 'fraud' }, now, now);
   });
 }
