@@ -17,7 +17,10 @@
  *   (`operational_flaw`) up to 80 days after it was paid; the receiving institution blocks the
  *   money at once and analyses the report within 7 calendar days, then either returns the
  *   money to the payer as a devolução (with its own return id) or releases it. In mpay a MED is a
- *   chargeback of `type: "med"` (src/domain/chargebacks.ts).
+ *   chargeback of `type: "med"` (src/domain/chargebacks.ts). The 80 and 7 days as participants
+ *   publish them: https://starkinfra.zendesk.com/hc/pt-br/articles/40004948434587 ("a transação
+ *   original deve ter ocorrido há no máximo 80 dias"; "até 7 dias corridos para aceitar ou
+ *   rejeitar"), and Conta Azul's guide to Resolução BCB nº 103/2021 (7 calendar days to analyse).
  *
  * The sandbox's ISPB is 99999999. An ISPB is the first 8 digits of an institution's CNPJ, and
  * 00000000 is Banco do Brasil's; 99999999 belongs to no participant of the STR or of PIX (the
