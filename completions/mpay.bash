@@ -60,10 +60,11 @@ _mpay_words() {
     "charges capture") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges void") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refunds") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
-    "sandbox") words="advance calendar chargeback decide expire pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "sandbox") words="advance calendar chargeback decide expire med pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --paid-on --profile --quiet --verbose --version --yes" ;;
     "sandbox expire") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox chargeback") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --reason --verbose --version --yes" ;;
+    "sandbox med") words="--base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --reason --verbose --version --yes" ;;
     "sandbox decide") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox advance") words="--base-url --color --data-dir --days --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox review") words="--approve --base-url --color --data-dir --decision --help --idempotency-key --input --jq --json --notes --output --profile --quiet --reject --verbose --version --yes" ;;
@@ -72,7 +73,7 @@ _mpay_words() {
     "sandbox values") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox calendar") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "chargebacks") words="accept contest get list --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
-    "chargebacks list") words="--all --base-url --charge-id --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --start-date --status --verbose --version --yes" ;;
+    "chargebacks list") words="--all --base-url --charge-id --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --start-date --status --type --verbose --version --yes" ;;
     "chargebacks get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "chargebacks accept") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "chargebacks contest") words="--base-url --color --data-dir --file-id --help --idempotency-key --input --jq --json --output --profile --quiet --text --verbose --version --yes" ;;
@@ -178,9 +179,11 @@ _mpay_values() {
     'charges list|--status') words='pending authorized captured failed refunded voided expired' ;;
     'charges list|--payment-method') words='credit_card pix boleto' ;;
     'sandbox chargeback|--reason') words='fraud not_received not_as_described duplicate credit_not_processed other' ;;
+    'sandbox med|--reason') words='fraud operational_flaw' ;;
     'sandbox review|--decision') words='approve reject' ;;
     'sandbox wallet adjust|--direction') words='credit debit' ;;
     'chargebacks list|--status') words='open under_review accepted won lost' ;;
+    'chargebacks list|--type') words='chargeback med' ;;
     'receivables list|--status') words='pending paid anticipated cancelled' ;;
     'receivables list|--payment-method') words='credit_card pix boleto' ;;
     'anticipations list|--status') words='pending approved refused' ;;
@@ -235,10 +238,11 @@ _mpay_takes() {
     "charges refunds") t=" --limit --page --per-page " ;;
     "sandbox pay") t=" --amount --input --paid-on " ;;
     "sandbox chargeback") t=" --amount --input --reason " ;;
+    "sandbox med") t=" --input --reason " ;;
     "sandbox advance") t=" --days --input " ;;
     "sandbox review") t=" --decision --input --notes " ;;
     "sandbox wallet adjust") t=" --amount --description --direction --input " ;;
-    "chargebacks list") t=" --charge-id --end-date --limit --page --per-page --start-date --status " ;;
+    "chargebacks list") t=" --charge-id --end-date --limit --page --per-page --start-date --status --type " ;;
     "chargebacks contest") t=" --file-id --input --text " ;;
     "receivables list") t=" --charge-id --limit --page --payment-method --per-page --settlement-date-from --settlement-date-to --status --submerchant-id " ;;
     "anticipations create") t=" --amount --input --receivable-ids --submerchant-id " ;;

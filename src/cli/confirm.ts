@@ -136,7 +136,10 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
   'chargebacks.accept': async (client, { id }) => {
     const cb = (await client.call('chargebacks.get', { params: { id: id! } })).data as Rec;
     return {
-      question: `Accept chargeback ${cb.id}? ${formatBRL(cb.amount)} stays with the cardholder and the chargeback fee is debited.`,
+      question:
+        cb.type === 'med'
+          ? `Accept MED ${cb.id}? ${formatBRL(cb.amount)} is returned to the payer (a devolução); a MED has no fee.`
+          : `Accept chargeback ${cb.id}? ${formatBRL(cb.amount)} stays with the cardholder and the chargeback fee is debited.`,
       facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}`, `${formatBRL(cb.amount)}, evidence due ${cb.evidence_due_at}`],
     };
   },

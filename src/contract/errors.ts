@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   // the wallet's balance is below zero (a chargeback took more than it held): withdrawals and
   // anticipations wait until settlements bring it back to zero
   negative_balance: 422,
+  // a PIX is returned (a devolução) up to 90 days after it was paid (src/domain/pixReturns.ts)
+  refund_window_closed: 422,
   rate_limited: 429,
   internal_error: 500,
   service_unavailable: 503,

@@ -16,12 +16,26 @@
  *   `winning_evidence` wins, anything else (`losing_evidence` included) loses.
  * - Lost or accepted: the merchant pays the chargeback fee its charge recorded from the pricing
  *   (src/domain/pricing.ts). Won: the parts come back.
+ * - A MED (`type: "med"`, a PIX dispute) moves the same way with its own windows: evidence is
+ *   taken and the sandbox decides by the same text, both by MED_ANALYSIS_DAYS after the
+ *   opening; it charges no fee (the Banco Central's rules set none for a MED).
  */
 import { prorate } from './fees.js';
 import { assertCents } from './money.js';
+import { MED_REASONS } from './pixReturns.js';
 
 export const CHARGEBACK_REASONS = ['fraud', 'not_received', 'not_as_described', 'duplicate', 'credit_not_processed', 'other'] as const;
-export type ChargebackReason = (typeof CHARGEBACK_REASONS)[number];
+/** The reasons a dispute may carry: a card chargeback's, and a MED's (src/domain/pixReturns.ts). */
+export const DISPUTE_REASONS = [...new Set([...CHARGEBACK_REASONS, ...MED_REASONS])] as [ChargebackReason, ...ChargebackReason[]];
+export type ChargebackReason = (typeof CHARGEBACK_REASONS)[number] | (typeof MED_REASONS)[number];
+
+/**
+ * A card chargeback (`chargeback`) or a PIX MED (`med`, src/domain/pixReturns.ts): one
+ * lifecycle and one money flow; a MED is decided within MED_ANALYSIS_DAYS, has no fee, and
+ * once lost or accepted carries the return id of the devolução that gave the money back.
+ */
+export const CHARGEBACK_TYPES = ['chargeback', 'med'] as const;
+export type ChargebackType = (typeof CHARGEBACK_TYPES)[number];
 
 /** Days after the opening (merchant clock) until which evidence is taken; past it an open chargeback is lost. */
 export const EVIDENCE_WINDOW_DAYS = 10;

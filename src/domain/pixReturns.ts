@@ -11,6 +11,17 @@
  *   `PixDevolucaoInvalida`; Regulamento Pix): the window's last day is the payment's São Paulo
  *   day + 90, whole.
  *
+ * - MED, the special return mechanism (Mecanismo Especial de Devolução, Resolução BCB nº 103/2021
+ *   and the Regulamento Pix; the DICT API's infraction reports and refund requests): the payer's
+ *   institution may report a PIX as a fraud (`fraud`) or an operational flaw
+ *   (`operational_flaw`) up to 80 days after it was paid; the receiving institution blocks the
+ *   money at once and analyses the report within 7 calendar days, then either returns the
+ *   money to the payer as a devolução (with its own return id) or releases it. In mpay a MED is a
+ *   chargeback of `type: "med"` (src/domain/chargebacks.ts). The 80 and 7 days as participants
+ *   publish them: https://starkinfra.zendesk.com/hc/pt-br/articles/40004948434587 ("a transação
+ *   original deve ter ocorrido há no máximo 80 dias"; "até 7 dias corridos para aceitar ou
+ *   rejeitar"), and Conta Azul's guide to Resolução BCB nº 103/2021 (7 calendar days to analyse).
+ *
  * The sandbox's ISPB is 99999999. An ISPB is the first 8 digits of an institution's CNPJ, and
  * 00000000 is Banco do Brasil's; 99999999 belongs to no participant of the STR or of PIX (the
  * Banco Central's lists, as the BancosBrasileiros data set mirrors them, August 2026), so a
@@ -20,6 +31,14 @@ import { addDays, localDate } from './calendar.js';
 
 export const SANDBOX_ISPB = '99999999';
 export const PIX_RETURN_WINDOW_DAYS = 90;
+
+/** Why a MED is opened: suspected fraud, or an operational flaw of the payer's institution (the DICT's refund request reasons FRAUD, OPERATIONAL_FLAW). */
+export const MED_REASONS = ['fraud', 'operational_flaw'] as const;
+export type MedReason = (typeof MED_REASONS)[number];
+/** Days after the payment (its São Paulo day + 80, whole) up to which a MED may be opened. */
+export const MED_OPEN_WINDOW_DAYS = 80;
+/** Calendar days the receiving institution has to analyse a MED: the sandbox decides it then, at the latest. */
+export const MED_ANALYSIS_DAYS = 7;
 
 export type PixIdKind = 'E' | 'D';
 
@@ -82,15 +101,26 @@ export function parsePixId(id: string): ParsedPixId | null {
   return { kind: kind as PixIdKind, ispb: ispb!, at, sequence: sequence! };
 }
 
-/** The last São Paulo day on which a PIX paid at `paidAt` may be returned: its day + 90. */
-export function lastReturnDay(paidAt: Date): string {
-  return addDays(localDate(paidAt), PIX_RETURN_WINDOW_DAYS);
+/** A payment's São Paulo day: the day of an instant, or the day itself (yyyy-MM-dd). */
+const dayOf = (paid: Date | string): string => (typeof paid === 'string' ? paid : localDate(paid));
+
+/** The last São Paulo day on which a PIX paid at `paid` (an instant, or its São Paulo day) may be returned: its day + 90. */
+export function lastReturnDay(paid: Date | string): string {
+  return addDays(dayOf(paid), PIX_RETURN_WINDOW_DAYS);
 }
 
-/** Why a return asked for at `now` of a PIX paid at `paidAt` is refused, or null when it is in the window. */
-export function returnWindowProblem(paidAt: Date, now: Date): string | null {
-  const last = lastReturnDay(paidAt);
+/** Why a return asked for at `now` of a PIX paid at `paid` (an instant, or its São Paulo day) is refused, or null when it is in the window. */
+export function returnWindowProblem(paid: Date | string, now: Date): string | null {
+  const last = lastReturnDay(paid);
   return localDate(now) > last
-    ? `a PIX may be returned up to ${PIX_RETURN_WINDOW_DAYS} days after it was paid (on ${localDate(paidAt)}); the last day was ${last}`
+    ? `a PIX may be returned up to ${PIX_RETURN_WINDOW_DAYS} days after it was paid (on ${dayOf(paid)}); the last day was ${last}`
+    : null;
+}
+
+/** Why a MED opened at `now` of a PIX paid at `paid` (an instant, or its São Paulo day) is refused, or null when it is in the window. */
+export function medWindowProblem(paid: Date | string, now: Date): string | null {
+  const last = addDays(dayOf(paid), MED_OPEN_WINDOW_DAYS);
+  return localDate(now) > last
+    ? `a MED may be opened up to ${MED_OPEN_WINDOW_DAYS} days after the PIX was paid (on ${dayOf(paid)}); the last day was ${last}`
     : null;
 }

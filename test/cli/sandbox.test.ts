@@ -32,6 +32,14 @@ describe('mpay sandbox values', () => {
     expect(cb.map((r) => r.outcome)).toEqual(['open', 'won', 'lost', 'accepted']);
     expect(cb[1]!.value).toContain('winning_evidence');
     expect(cb[3]!.detail).toContain('R$ 15,00');
+    // the MED rows: opened on a PIX, decided in 7 days by the same text, returned with a return id, no fee
+    const med = rows.filter((r) => r.area === 'med');
+    expect(med.map((r) => r.outcome)).toEqual(['open', 'won', 'lost', 'accepted']);
+    expect(med[0]!.value).toBe('mpay sandbox med CHARGE_ID [--reason fraud|operational_flaw]');
+    expect(med[0]!.detail).toContain('80 days after it was paid');
+    expect(med[2]!.detail).toMatch(/decided 7 days after .*return_id.*no fee/);
+    // a PIX refund is a devolução: its window, and the code past it
+    expect(rows.find((r) => r.area === 'pix' && r.code === 'refund_window_closed')?.value).toBe('a refund after day 90');
     for (const n of APPROVED_TEST_CARDS) expect(rows).toContainEqual(expect.objectContaining({ area: 'card', value: n, outcome: 'captured', code: null }));
     for (const v of SANDBOX_PAYOUT_VALUES) {
       const row = rows.find((r) => r.area === `withdrawal (${v.type})` && r.code === v.failure_reason);

@@ -66,6 +66,28 @@ describe('mpay trigger', () => {
     if (method === 'pix' && event === 'charge.expired') expect(charge.pix).toMatchObject({ qr_code: expect.stringContaining('/cobv/') });
   }, 60_000);
 
+  it.each([
+    ['chargeback.lost', 'lost'],
+    ['chargeback.won', 'won'],
+  ])('%s --payment-method pix: a MED of a paid PIX, decided %s', (event, status) => {
+    const wallet = home.run(['merchant', 'get', '-o', 'json']).json().wallet_id as string;
+    const balance = () => (home.run(['wallets', 'list', '-o', 'json']).json() as { id: string; balance: number }[]).find((w) => w.id === wallet)!.balance;
+    const before = balance();
+    const r = home.run(['trigger', event, '--payment-method', 'pix', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = r.json() as { created: { kind: string; id: string }[] };
+    const med = home.run(['chargebacks', 'get', created.find((c) => c.kind === 'med')!.id, '-o', 'json']).json() as Record<string, any>;
+    expect(med).toMatchObject({ type: 'med', status, fee_amount: 0 });
+    if (status === 'lost') {
+      expect(med.return_id).toMatch(/^D99999999\d{12}[A-Za-z0-9]{11}$/);
+      expect(balance()).toBe(before); // the PIX's fee credited back by the sandbox
+    } else {
+      expect(med.return_id).toBeNull();
+      const charge = home.run(['charges', 'get', med.charge_id, '-o', 'json']).json() as { net_amount: number };
+      expect(balance()).toBe(before + charge.net_amount); // the PIX's net, as any paid PIX
+    }
+  }, 60_000);
+
   it('--payment-method a charge event cannot take is a usage error naming those it can, and creates nothing', () => {
     const charges = () => (home.run(['charges', 'list', '--all', '-o', 'json']).json() as unknown[]).length;
     const before = charges();

@@ -3,7 +3,7 @@ import { EmbeddedTransport, HttpTransport, MpayClient, Tokenizer, ValidationErro
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { inProcessHandler } from '../../src/server/inProcess.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
-import { CPF, cardCharge, tokenize } from '../helpers/money.js';
+import { CPF, cardCharge, chargeBody, tokenize } from '../helpers/money.js';
 import { localDate } from '../../src/domain/calendar.js';
 
 let env: TestEnv;
@@ -80,6 +80,29 @@ describe.each(Object.keys(transports))('SDK over the %s transport', (name) => {
     const decided = await client().call('sandbox.chargebacks.decide', { params: { id: cb.data.id } });
     expect(decided.data).toMatchObject({ status: 'lost', fee_amount: 1500 });
     await expect(client().call('chargebacks.accept', { params: { id: cb.data.id } })).rejects.toMatchObject({ status: 409, code: 'invalid_state' });
+  });
+
+  it('PIX returns: a refund with its return id, a MED of type med accepted with one, and the refund window closed as a typed 422', async () => {
+    const made = await client().call('charges.create', { body: chargeBody(6000, { payment_method: 'pix' }) as never });
+    await client().call('charges.sandboxPay', { params: { id: made.data.id }, body: {} });
+    await client().call('charges.refund', { params: { id: made.data.id }, body: { amount: 1000 } });
+    const [refund] = (await client().call('charges.refunds', { params: { id: made.data.id } })).data;
+    expect(refund!.return_id).toMatch(/^D99999999\d{12}[A-Za-z0-9]{11}$/);
+    const med = await client().call('sandbox.chargebacks.med', { params: { id: made.data.id }, body: { reason: 'fraud' } });
+    expect(med.status).toBe(201);
+    expect(med.data).toMatchObject({ type: 'med', amount: 5000, return_id: null });
+    const accepted = await client().call('chargebacks.accept', { params: { id: med.data.id } });
+    expect(accepted.data.return_id).toMatch(/^D99999999/);
+    const late = (await client().call('charges.create', { body: chargeBody(2000, { payment_method: 'pix' }) as never })).data;
+    await client().call('charges.sandboxPay', { params: { id: late.id }, body: {} });
+    // the server's clock 91 days on for this call alone: the other tests share this env
+    const days91 = 91 * 86_400_000;
+    env.clock.advance(days91);
+    try {
+      await expect(client().call('charges.refund', { params: { id: late.id }, body: {} })).rejects.toMatchObject({ status: 422, code: 'refund_window_closed' });
+    } finally {
+      env.clock.advance(-days91);
+    }
   });
 
   it('raises typed errors', async () => {

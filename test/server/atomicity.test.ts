@@ -263,6 +263,33 @@ describe('a crash in a boleto or PIX with a due date leaves nothing behind', () 
     await checkLedger(env);
   });
 
+  it('PIX devolução (wallet debit, refund record with its return id, charge, event)', async () => {
+    const c = await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }));
+    expect((await env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/pay`)).status).toBe(200);
+    const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${c.body.data.id}/refund`, { amount: 4000 }));
+    // entry + balance, the refund record, the charge, the event
+    expect(writes).toBe(2 + 1 + 1 + 1);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const refunds = (await env.call('GET', `/v1/charges/${c.body.data.id}/refunds`)).body.data;
+    expect(refunds).toEqual([expect.objectContaining({ amount: 4000, return_id: expect.stringMatching(/^D99999999/) })]);
+    await checkLedger(env);
+  });
+
+  it('MED opened (wallet debit below zero, chargeback, charge, event), then lost by due work (chargeback with its return id, event)', async () => {
+    const c = await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }));
+    expect((await env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/pay`)).status).toBe(200);
+    const { res } = await crashAtEveryWrite(() => env.call('POST', `/v1/sandbox/charges/${c.body.data.id}/med`, {}));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(9901 - 10000);
+    env.clock.advance(7 * 86_400_000);
+    const { writes } = await crashAtEveryWrite(() => env.call('GET', '/v1/merchant'), 200);
+    expect(writes).toBeGreaterThanOrEqual(2);
+    const cb = (await env.call('GET', `/v1/chargebacks/${res.body.data.id}`)).body.data;
+    expect(cb).toMatchObject({ status: 'lost', fee_amount: 0, return_id: expect.stringMatching(/^D99999999/) });
+    expect(await balanceOf(env, env.merchant.wallet_id)).toBe(9901 - 10000);
+    await checkLedger(env);
+  });
+
   it('expiry by due work (charge, event): the request still answers, the next one expires it', async () => {
     const c = await env.call('POST', '/v1/charges', { ...dueBody('boleto'), payment_details: { due_date: '2026-01-16', pay_until_days: 0 } });
     expect(c.status, JSON.stringify(c.body)).toBe(201);

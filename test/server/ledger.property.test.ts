@@ -4,6 +4,7 @@ import { testEnv, type TestEnv } from '../helpers/server.js';
 import { WindowDueInBatches } from '../helpers/due.js';
 import { addSubmerchant, chargeBody, checkLedger, checkStatements, tokenize } from '../helpers/money.js';
 import { chargebackShares } from '../../src/domain/chargebacks.js';
+import { lastReturnDay, MED_OPEN_WINDOW_DAYS, parsePixId } from '../../src/domain/pixReturns.js';
 import { refundShare } from '../../src/domain/fees.js';
 import { percentOf } from '../../src/domain/money.js';
 import { planOf } from '../../src/server/services/charges/parties.js';
@@ -34,9 +35,10 @@ type Op =
   | { t: 'time'; hours: number }
   | { t: 'anticipateAmount'; amount: number; sub: number | null }
   | { t: 'anticipatePick'; count: number; sub: number | null }
-  | { t: 'refund'; pick: number; percent: number | null }
+  | { t: 'refund'; pick: number; percent: number | null; pix: boolean }
   | { t: 'withdraw'; amount: number; fail: boolean; all: boolean; sub: number | null }
   | { t: 'chargeback'; pick: number; percent: number; next: 'accept' | 'win' | 'lose' | null }
+  | { t: 'med'; pick: number; reason: 'fraud' | 'operational_flaw'; next: 'accept' | 'win' | 'lose' | null }
   | { t: 'answer'; pick: number; how: 'accept' | 'win' | 'lose' | 'decide' }
   | { t: 'agenda'; amount: number; installments: number; percent: number | null };
 
@@ -122,13 +124,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('time' as const), hours: fc.integer({ min: 1, max: 24 * 40 }) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipateAmount' as const), amount: fc.integer({ min: 1, max: 300_000 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('anticipatePick' as const), count: fc.integer({ min: 1, max: 4 }), sub: fc.option(fc.integer({ min: 0, max: 1 })) }) },
-  { weight: 3, arbitrary: fc.record({ t: fc.constant('refund' as const), pick: fc.nat(), percent: fc.option(fc.integer({ min: 1, max: 100 })) }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('refund' as const), pick: fc.nat(), percent: fc.option(fc.integer({ min: 1, max: 100 })), pix: fc.boolean() }) },
   {
     weight: 3,
     arbitrary: fc.record({
       t: fc.constant('chargeback' as const),
       pick: fc.nat(),
       percent: fc.integer({ min: 1, max: 100 }),
+      next: fc.option(fc.constantFrom('accept' as const, 'win' as const, 'lose' as const)),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      t: fc.constant('med' as const),
+      pick: fc.nat(),
+      reason: fc.constantFrom('fraud' as const, 'operational_flaw' as const),
       next: fc.option(fc.constantFrom('accept' as const, 'win' as const, 'lose' as const)),
     }),
   },
@@ -267,12 +278,22 @@ async function checkConservation(env: TestEnv): Promise<void> {
         const moved = entrySum((e) => e.reference_type === 'chargeback' && e.reference_id === cb.id && e.wallet_id === l.wallet_id);
         expect(moved, `chargeback ${cb.id} (${cb.status})`).toBe((cb.status === 'won' ? l.amount : 0) - l.from_wallet);
       }
-      // lost or accepted: the fee the charge recorded, debited (nothing when it is 0)
-      const owed = cb.status === 'lost' || cb.status === 'accepted' ? rates.chargeback_fee_amount : 0;
+      // a card chargeback of a card charge, a MED of a PIX one; a MED lost or accepted has the
+      // return id of its devolução, nothing else has one
+      expect(cb.type).toBe(c.payment_method === 'pix' ? 'med' : 'chargeback');
+      const returned = cb.type === 'med' && (cb.status === 'lost' || cb.status === 'accepted');
+      expect(cb.return_id === null ? null : parsePixId(cb.return_id)?.kind, `chargeback ${cb.id}`).toBe(returned ? 'D' : null);
+      // lost or accepted: the fee the charge recorded, debited (nothing when it is 0; a MED has none)
+      const owed = (cb.status === 'lost' || cb.status === 'accepted') && cb.type !== 'med' ? rates.chargeback_fee_amount : 0;
       expect(entrySum((e) => e.reference_type === 'chargeback_fee' && e.reference_id === cb.id)).toBe(0 - owed);
       expect(n(cb.fee_amount)).toBe(owed);
     }
   }
+  // a PIX charge's refund is a devolução with its return id; no other refund has one; each is unique
+  const refunds = await db.all<Row>('SELECT r.return_id, c.payment_method FROM refunds r JOIN charges c ON c.id = r.charge_id');
+  for (const r of refunds) expect(r.return_id === null ? null : parsePixId(r.return_id)?.kind).toBe(r.payment_method === 'pix' ? 'D' : null);
+  const returnIds = [...refunds.map((r) => r.return_id), ...chargebacks.map((cb) => cb.return_id)].filter((x) => x !== null);
+  expect(new Set(returnIds).size).toBe(returnIds.length);
   const orphans = await db.get<{ n: number }>("SELECT COUNT(*) AS n FROM receivables r JOIN charges c ON c.id = r.charge_id WHERE c.status NOT IN ('captured', 'refunded')");
   expect(n(orphans!.n)).toBe(0);
   // a wallet holds the net of its paid receivables and approved anticipations, less what refunds
@@ -332,7 +353,7 @@ const BATCH = 2;
 describe('ledger invariants under random sequences of money operations', () => {
   it('hold after every operation', async () => {
     // what the runs went through: wallets below zero, settlements paying the debt, refunds from the agenda
-    const seen = { negative: 0, debtPaid: 0, agenda: 0, won: 0, lost: 0, contests: 0, cbs: 0 };
+    const seen = { negative: 0, debtPaid: 0, agenda: 0, won: 0, lost: 0, contests: 0, cbs: 0, meds: 0, pixRefunds: 0, windowClosed: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 20, size: 'medium' }), prices, async (ops, first) => {
         const env = await testEnv({ due: new WindowDueInBatches(BATCH) });
@@ -352,11 +373,14 @@ describe('ledger invariants under random sequences of money operations', () => {
             expect(r.status, JSON.stringify(r.body)).toBe(422);
             expect(r.body.error).toBe((await balance(env, walletId)) < 0 ? 'negative_balance' : otherwise);
           };
-          const captured = async () =>
-            ((await env.call('GET', '/v1/charges?status=captured&payment_method=credit_card&per_page=100')).body.data as Array<Record<string, any>>).map((c) => ({
+          const captured = async (method = 'credit_card') =>
+            ((await env.call('GET', `/v1/charges?status=captured&payment_method=${method}&per_page=100`)).body.data as Array<Record<string, any>>).map((c) => ({
               id: c.id as string,
               left: (c.captured_amount as number) - (c.refunded_amount as number) - (c.disputed_amount as number),
+              paid: (c.due?.paid_on ?? c.captured_at) as string,
             }));
+          /** The merchant's São Paulo day now. */
+          const today = async () => localDate(new Date((await env.call('GET', '/v1/merchant')).body.data.clock));
           for (const o of ops) {
             let res: { status: number; body: any } | undefined;
             switch (o.t) {
@@ -471,15 +495,22 @@ describe('ledger invariants under random sequences of money operations', () => {
                 break;
               }
               case 'refund': {
-                const list = await env.call('GET', '/v1/charges?status=captured&per_page=100');
+                // half of them among the PIX charges (devoluções), which are fewer than the others
+                const list = await env.call('GET', `/v1/charges?status=captured&per_page=100${o.pix ? '&payment_method=pix' : ''}`);
                 const cs = list.body.data as Array<Record<string, any>>;
                 if (!cs.length) break;
                 const c = cs[o.pick % cs.length]!;
                 const left = c.captured_amount - c.refunded_amount - c.disputed_amount;
                 const body = o.percent === null || left < 1 ? {} : { amount: Math.max(1, Math.floor((left * o.percent) / 100)) };
+                const day = await today();
                 res = await env.call('POST', `/v1/charges/${c.id}/refund`, body);
-                // the wallet and the agenda cannot cover it, or chargebacks dispute all that is left
-                if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe(left < 1 ? 'business_rule' : 'insufficient_funds');
+                // a PIX past its 90 days; the wallet and the agenda cannot cover it, or chargebacks dispute all that is left
+                const closed = c.payment_method === 'pix' && day > lastReturnDay(c.due?.paid_on ?? new Date(c.captured_at));
+                if (closed) {
+                  expect(res.body.error, JSON.stringify(res.body)).toBe('refund_window_closed');
+                  seen.windowClosed++;
+                } else if (res.status !== 200) expect(res.body.error, JSON.stringify(res.body)).toBe(left < 1 ? 'business_rule' : 'insufficient_funds');
+                else if (c.payment_method === 'pix') seen.pixRefunds++;
                 break;
               }
               case 'chargeback': {
@@ -490,6 +521,26 @@ describe('ledger invariants under random sequences of money operations', () => {
                 if (c.left < 1) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
                 else {
                   expect(res.status, JSON.stringify(res.body)).toBe(201);
+                  const id = res.body.data.id as string;
+                  if (o.next === 'accept') res = await env.call('POST', `/v1/chargebacks/${id}/accept`);
+                  else if (o.next) res = await env.call('POST', `/v1/chargebacks/${id}/contest`, { text: o.next === 'win' ? 'winning_evidence' : 'losing_evidence' });
+                  expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+                }
+                break;
+              }
+              case 'med': {
+                // a captured PIX (with a due date or not) disputed by its payer's institution, all that is left of it
+                const cs = await captured('pix');
+                if (!cs.length) break;
+                const c = cs[o.pick % cs.length]!;
+                // paid: the São Paulo day a charge with a due date was paid on, else the moment of its capture
+                const paidDay = /^\d{4}-\d{2}-\d{2}$/.test(c.paid) ? c.paid : localDate(new Date(c.paid));
+                const late = (await today()) > addDays(paidDay, MED_OPEN_WINDOW_DAYS);
+                res = await env.call('POST', `/v1/sandbox/charges/${c.id}/med`, { reason: o.reason });
+                if (c.left < 1 || late) expect(res.body.error, JSON.stringify(res.body)).toBe('business_rule');
+                else {
+                  expect(res.status, JSON.stringify(res.body)).toBe(201);
+                  expect(res.body.data).toMatchObject({ type: 'med', amount: c.left, reason: o.reason, fee_amount: 0, return_id: null });
                   const id = res.body.data.id as string;
                   if (o.next === 'accept') res = await env.call('POST', `/v1/chargebacks/${id}/accept`);
                   else if (o.next) res = await env.call('POST', `/v1/chargebacks/${id}/contest`, { text: o.next === 'win' ? 'winning_evidence' : 'losing_evidence' });
@@ -555,6 +606,7 @@ describe('ledger invariants under random sequences of money operations', () => {
           if (await count("SELECT COUNT(*) AS n FROM chargebacks WHERE status = 'won'")) seen.won++;
           seen.contests += await count("SELECT COUNT(*) AS n FROM events WHERE type = 'chargeback.under_review'");
           seen.cbs += await count('SELECT COUNT(*) AS n FROM chargebacks');
+          seen.meds += await count("SELECT COUNT(*) AS n FROM chargebacks WHERE type = 'med'");
           if (await count("SELECT COUNT(*) AS n FROM chargebacks WHERE status IN ('lost', 'accepted')")) seen.lost++;
         } finally {
           await env.close();

@@ -11,6 +11,8 @@
  * - 741: wallets and entries keep their balances, indexes, triggers and the foreign keys that
  *   point at them; a balance and a chargeback's debit may then be below zero, nothing else.
  * - 742: uploads keep every column and index; one may then belong to no submerchant.
+ * - 770: refunds and chargebacks keep every row; the refunds have no return id, the
+ *   chargebacks are of type chargeback without one; a return id is then unique.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -231,6 +233,41 @@ it('742 keeps every upload and its indexes, and takes uploads of no submerchant'
       backend === 'postgres' ? "SELECT indexname AS name FROM pg_indexes WHERE tablename = 'files'" : "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'files' AND sql IS NOT NULL",
     )).map((x) => x.name);
     expect(indexes).toEqual(expect.arrayContaining(['files_merchant', 'files_submerchant', 'files_unattached']));
+  } finally {
+    await r.close();
+  }
+});
+
+it('770 keeps every refund and chargeback: refunds without a return id, chargebacks of type chargeback; return ids unique', async () => {
+  const r = await raw();
+  const refund = (id: string, returnId: string | null = null) =>
+    `INSERT INTO refunds (id, charge_id, merchant_id, amount, created_at${returnId ? ', return_id' : ''}) VALUES ('${id}', 'c1', 'm1', 100, '${T}'${returnId ? `, '${returnId}'` : ''});`;
+  try {
+    await upgrade(
+      r,
+      770,
+      `${MERCHANT}
+      INSERT INTO charges (id, merchant_id, amount, currency, status, payment_method, product_type, installments, customer, items, split_rules, parties, created_at, updated_at, refunded_amount, captured_amount)
+        VALUES ('c1', 'm1', 12345, 'BRL', 'captured', 'pix', 'digital', 1, '{}', '[]', '[]', '[]', '${T}', '${T}', 200, 12345);
+      ${refund('r1')}
+      ${refund('r2')}
+      INSERT INTO chargebacks (id, merchant_id, charge_id, amount, currency, reason, status, evidence_due_at, liabilities, created_at, updated_at)
+        VALUES ('cb1', 'm1', 'c1', 500, 'BRL', 'fraud', 'open', '${T}', '[]', '${T}', '${T}');`,
+    );
+    const numbers = (rows: Record<string, unknown>[]) => rows.map((x) => ({ ...x, amount: Number(x.amount) }));
+    expect(numbers(await r.all('SELECT id, charge_id, amount, created_at, return_id FROM refunds ORDER BY id'))).toEqual([
+      { id: 'r1', charge_id: 'c1', amount: 100, created_at: T, return_id: null },
+      { id: 'r2', charge_id: 'c1', amount: 100, created_at: T, return_id: null },
+    ]);
+    expect(numbers(await r.all('SELECT id, amount, reason, status, type, return_id FROM chargebacks'))).toEqual([
+      { id: 'cb1', amount: 500, reason: 'fraud', status: 'open', type: 'chargeback', return_id: null },
+    ]);
+    const id = 'D12345678202009091000abcde123456';
+    await r.exec(refund('r3', id));
+    await expect(r.exec(refund('r4', id))).rejects.toThrow(/unique/i);
+    await r.exec(refund('r5'));
+    await r.exec(`UPDATE chargebacks SET type = 'med', return_id = '${id}' WHERE id = 'cb1'`);
+    expect(await r.all("SELECT type, return_id FROM chargebacks WHERE id = 'cb1'")).toEqual([{ type: 'med', return_id: id }]);
   } finally {
     await r.close();
   }

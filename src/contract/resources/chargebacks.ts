@@ -3,7 +3,8 @@ import { endpoint, type CliPresentation } from '../endpoint.js';
 import { listQuery, money, positiveCents, qEnum, timestamp, uuid } from '../common.js';
 import { qFrom, qTo } from '../filters.js';
 import { statusesOf, type StatusOf } from '../../domain/lifecycle.js';
-import { CHARGEBACK_REASONS, MAX_EVIDENCE_FILES, MAX_EVIDENCE_TEXT } from '../../domain/chargebacks.js';
+import { CHARGEBACK_REASONS, CHARGEBACK_TYPES, DISPUTE_REASONS, MAX_EVIDENCE_FILES, MAX_EVIDENCE_TEXT } from '../../domain/chargebacks.js';
+import { MED_REASONS } from '../../domain/pixReturns.js';
 import { FILE_KEY_RE } from '../../domain/files.js';
 
 export const CHARGEBACK_STATUSES = statusesOf('chargeback') as [StatusOf<'chargeback'>, ...StatusOf<'chargeback'>[]];
@@ -27,14 +28,19 @@ export const chargeback = z.object({
   id: uuid(),
   merchant_id: uuid(),
   charge_id: uuid(),
+  type: z.enum(CHARGEBACK_TYPES).describe('chargeback: a card charge\'s dispute; med: a PIX charge\'s MED (Mecanismo Especial de Devolução)'),
   amount: money().describe('cents disputed, taken from the liable parties when it opened'),
   currency: z.string(),
-  reason: z.enum(CHARGEBACK_REASONS),
+  reason: z.enum(DISPUTE_REASONS).describe(`a chargeback: ${CHARGEBACK_REASONS.join(', ')}; a MED: ${MED_REASONS.join(', ')}`),
   status: z.enum(CHARGEBACK_STATUSES),
-  evidence_due_at: timestamp().describe('10 days after it opened (merchant clock): accept or contest before it; an open chargeback past it is lost'),
+  evidence_due_at: timestamp().describe('10 days after it opened (a MED: 7; merchant clock): accept or contest before it; an open one past it is lost'),
   evidence: chargebackEvidence.nullable().describe('what the contest submitted; null until contested'),
-  decision_due_at: timestamp().nullable().describe('when the issuer decides a contest (under_review); null otherwise'),
-  fee_amount: money().describe('the chargeback fee debited from the merchant wallet when lost or accepted; 0 otherwise'),
+  decision_due_at: timestamp().nullable().describe('when the issuer decides a contest (under_review; a MED: 7 days after it opened); null otherwise'),
+  fee_amount: money().describe('the chargeback fee debited from the merchant wallet when lost or accepted; 0 otherwise (a MED: always 0)'),
+  return_id: z
+    .string()
+    .nullable()
+    .describe('a MED lost or accepted: the return id (D…, 32 characters) of the devolução that gave the money back to the payer; null otherwise'),
   liabilities: z.array(chargebackLiability).describe('who gave back what: the liable parties of the charge'),
   created_at: timestamp(),
   closed_at: timestamp().nullable().describe('when it became accepted, won or lost'),
@@ -44,6 +50,7 @@ export type Chargeback = z.infer<typeof chargeback>;
 
 export const chargebackListQuery = listQuery({
   status: qEnum(CHARGEBACK_STATUSES).optional(),
+  type: qEnum(CHARGEBACK_TYPES).optional().describe('chargeback (card) or med (PIX)'),
   charge_id: uuid().optional(),
   start_date: qFrom().optional().describe('opened at or after (date or date-time)'),
   end_date: qTo().optional().describe('opened at or before (date: the whole day)'),
@@ -75,12 +82,17 @@ export const sandboxChargebackCreate = z.strictObject({
 });
 export type SandboxChargebackCreate = z.infer<typeof sandboxChargebackCreate>;
 
-const CHARGEBACK_COLUMNS = ['id', 'charge_id', 'status', 'reason', 'amount', 'evidence_due_at', 'created_at'] as const;
+export const sandboxMedCreate = z.strictObject({
+  reason: z.enum(MED_REASONS, { error: `must be one of: ${MED_REASONS.join(', ')}` }).optional().describe('default fraud'),
+});
+export type SandboxMedCreate = z.infer<typeof sandboxMedCreate>;
+
+const CHARGEBACK_COLUMNS = ['id', 'charge_id', 'type', 'status', 'reason', 'amount', 'evidence_due_at', 'created_at'] as const;
 const EXAMPLE_ID = '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f';
 
 export const chargebackPresentation: CliPresentation = {
   groups: {
-    chargebacks: 'Chargebacks: disputed card charges, accepted or contested with evidence',
+    chargebacks: 'Chargebacks: disputed card charges and PIX MEDs, accepted or contested with evidence',
   },
 };
 
@@ -152,6 +164,20 @@ export const chargebackEndpoints = [
     message: 'Chargeback opened',
     tag: 'Sandbox',
     cli: { command: ['sandbox', 'chargeback'], example: `mpay sandbox chargeback ${EXAMPLE_ID} --amount 2500 --reason not_received`, columns: CHARGEBACK_COLUMNS },
+  }),
+  endpoint({
+    id: 'sandbox.chargebacks.med',
+    method: 'POST',
+    path: '/v1/sandbox/charges/{id}/med',
+    summary: 'Sandbox: the payer\'s institution opens a MED against a captured PIX charge (all that is left of it); a chargeback of type med',
+    auth: 'secret',
+    body: sandboxMedCreate,
+    response: chargeback,
+    status: 201,
+    sandbox: true,
+    message: 'MED opened',
+    tag: 'Sandbox',
+    cli: { command: ['sandbox', 'med'], example: `mpay sandbox med ${EXAMPLE_ID} --reason fraud`, columns: CHARGEBACK_COLUMNS },
   }),
   endpoint({
     id: 'sandbox.chargebacks.decide',

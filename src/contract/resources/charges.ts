@@ -323,6 +323,10 @@ export const refund = z.object({
   id: uuid(),
   charge_id: uuid(),
   amount: money().describe('cents refunded by this refund'),
+  return_id: z
+    .string()
+    .nullable()
+    .describe('a PIX charge\'s refund is a devolução: its return id, D + ISPB + UTC yyyyMMddHHmm + 11 letters or digits (32 characters); null for card and boleto refunds'),
   created_at: timestamp(),
 });
 export type Refund = z.infer<typeof refund>;
@@ -480,7 +484,7 @@ export const chargeEndpoints = [
     list: true,
     message: 'Refunds retrieved',
     tag: 'Charges',
-    cli: { command: ['charges', 'refunds'], example: 'mpay charges refunds 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: ['id', 'amount', 'created_at'] },
+    cli: { command: ['charges', 'refunds'], example: 'mpay charges refunds 0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f', columns: ['id', 'amount', 'return_id', 'created_at'] },
   }),
   endpoint({
     id: 'charges.sandboxPay',

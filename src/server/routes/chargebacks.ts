@@ -7,6 +7,7 @@ import {
   getChargeback,
   listChargebacks,
   openSandboxChargeback,
+  openSandboxMed,
 } from '../services/chargebacks.js';
 
 export const chargebackHandlers: Handlers<typeof chargebackEndpoints> = {
@@ -15,6 +16,7 @@ export const chargebackHandlers: Handlers<typeof chargebackEndpoints> = {
   'chargebacks.accept': (ctx, { params }) => acceptChargeback(ctx, params.id),
   'chargebacks.contest': (ctx, { params, body }) => contestChargeback(ctx, params.id, body),
   'sandbox.chargebacks.create': (ctx, { params, body }) => openSandboxChargeback(ctx, params.id, body),
+  'sandbox.chargebacks.med': (ctx, { params, body }) => openSandboxMed(ctx, params.id, body),
   'sandbox.chargebacks.decide': async (ctx, { params }) => {
     const cb = await decideSandboxChargeback(ctx, params.id);
     ctx.message = `Chargeback ${cb.status}`;

@@ -1,6 +1,7 @@
 /**
  * Chargebacks (docs/api.md, "Chargebacks"): a dispute of a captured card charge, opened by the
- * sandbox (POST /v1/sandbox/charges/{id}/chargeback, or a magic card's scheduled dispute), its
+ * sandbox (POST /v1/sandbox/charges/{id}/chargeback, or a magic card's scheduled dispute), or a
+ * MED of a captured PIX charge (`type: "med"`, POST /v1/sandbox/charges/{id}/med), its
  * money taken back from the charge's liable parties at once, then accepted, contested and
  * decided, or lost past its evidence window. Each move, its ledger entries and its event commit
  * in one transaction; the status moves only through the lifecycle table.
@@ -12,15 +13,22 @@
  * chargeback). Lost or accepted: the merchant's wallet pays the chargeback fee its charge
  * recorded from the pricing (reference_type chargeback_fee), below zero too if need be: the fee
  * is owed whatever the balance.
+ *
+ * A MED moves and takes its money the same way, with its own windows (evidence and the decision
+ * both by MED_ANALYSIS_DAYS after the opening), no fee, and, lost or accepted, the return id of
+ * the devolução that gave its money back to the payer (`return_id`): the money already left the
+ * receiving wallets when it opened, so the devolução books nothing more.
  */
-import type { Chargeback, ChargebackContest, SandboxChargebackCreate } from '../../contract/resources/chargebacks.js';
+import type { Chargeback, ChargebackContest, SandboxChargebackCreate, SandboxMedCreate } from '../../contract/resources/chargebacks.js';
 import {
   CONTEST_DECISION_DAYS,
   EVIDENCE_WINDOW_DAYS,
   chargebackShares,
   contestOutcome,
   type ChargebackReason,
+  type ChargebackType,
 } from '../../domain/chargebacks.js';
+import { MED_ANALYSIS_DAYS, medWindowProblem } from '../../domain/pixReturns.js';
 import { DAY_MS } from '../../domain/fees.js';
 import { assertTransition, type StatusOf } from '../../domain/lifecycle.js';
 import { json, type Queryable } from '../../store/db.js';
@@ -30,6 +38,7 @@ import { ApiError, invalid, notFound } from '../errors.js';
 import { listPage } from '../lists.js';
 import { takeFromReceivables } from './agenda.js';
 import { planOf, saleOf } from './charges/parties.js';
+import { newReturnId, pixPaidAt } from './charges/pixReturn.js';
 import { capturedAmountOf, loadCharge, ratesOf, type ChargeRow, type ReceivableRow, type StoredParty } from './charges/rows.js';
 import { emitEvent } from './events.js';
 import { chargebackDebit, credit } from './ledger.js';
@@ -38,6 +47,7 @@ export interface ChargebackRow {
   id: string;
   merchant_id: string;
   charge_id: string;
+  type: ChargebackType;
   amount: number;
   currency: string;
   reason: ChargebackReason;
@@ -46,6 +56,7 @@ export interface ChargebackRow {
   evidence: string | null;
   decision_due_at: string | null;
   fee_amount: number;
+  return_id: string | null;
   liabilities: string;
   next_action_at: string | null;
   closed_at: string | null;
@@ -60,6 +71,7 @@ export function chargebackRecord(r: ChargebackRow): Chargeback {
     id: r.id,
     merchant_id: r.merchant_id,
     charge_id: r.charge_id,
+    type: r.type,
     amount: Number(r.amount),
     currency: r.currency,
     reason: r.reason,
@@ -68,6 +80,7 @@ export function chargebackRecord(r: ChargebackRow): Chargeback {
     evidence: json.from<Chargeback['evidence']>(r.evidence, null),
     decision_due_at: r.decision_due_at,
     fee_amount: Number(r.fee_amount),
+    return_id: r.return_id ?? null,
     liabilities: json.from<Liability[]>(r.liabilities, []),
     created_at: r.created_at,
     closed_at: r.closed_at,
@@ -96,8 +109,17 @@ export function disputableAmount(c: ChargeRow): number {
  * (`at`: opened when it came due, evidence due 10 days later) and its entries and event are
  * booked when they are written (`now`): no ledger entry is dated before an entry already
  * written, so a statement's running balance before any other debit is what the ledger checked.
+ * A MED (`type` med) takes its evidence for MED_ANALYSIS_DAYS instead.
  */
-async function open(q: Queryable, deps: ServiceDeps, c: ChargeRow, amount: number, reason: ChargebackReason, at: Date, now: Date): Promise<Chargeback> {
+async function open(
+  q: Queryable,
+  deps: ServiceDeps,
+  c: ChargeRow,
+  amount: number,
+  dispute: { type: ChargebackType; reason: ChargebackReason },
+  at: Date,
+  now: Date,
+): Promise<Chargeback> {
   const parties = json.from<StoredParty[]>(c.parties, []);
   const plan = planOf({ ...saleOf(c), gross: capturedAmountOf(c) }, parties);
   const shares = chargebackShares(
@@ -126,19 +148,21 @@ async function open(q: Queryable, deps: ServiceDeps, c: ChargeRow, amount: numbe
     }
     liabilities.push({ submerchant_id: party.submerchant_id, wallet_id: party.wallet_id, amount: part, from_receivables: part - rest, from_wallet: rest });
   }
-  const dueAt = addDays(at, EVIDENCE_WINDOW_DAYS).toISOString();
+  const dueAt = addDays(at, dispute.type === 'med' ? MED_ANALYSIS_DAYS : EVIDENCE_WINDOW_DAYS).toISOString();
   const row: ChargebackRow = {
     id,
     merchant_id: c.merchant_id,
     charge_id: c.id,
+    type: dispute.type,
     amount,
     currency: c.currency,
-    reason,
+    reason: dispute.reason,
     status: 'open',
     evidence_due_at: dueAt,
     evidence: null,
     decision_due_at: null,
     fee_amount: 0,
+    return_id: null,
     liabilities: JSON.stringify(liabilities),
     next_action_at: dueAt,
     closed_at: null,
@@ -146,11 +170,11 @@ async function open(q: Queryable, deps: ServiceDeps, c: ChargeRow, amount: numbe
     updated_at: nowTs,
   };
   await q.run(
-    `INSERT INTO chargebacks (id, merchant_id, charge_id, amount, currency, reason, status, evidence_due_at, evidence, decision_due_at, fee_amount,
+    `INSERT INTO chargebacks (id, merchant_id, charge_id, type, amount, currency, reason, status, evidence_due_at, evidence, decision_due_at, fee_amount,
        liabilities, next_action_at, closed_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     [
-      row.id, row.merchant_id, row.charge_id, row.amount, row.currency, row.reason, row.status, row.evidence_due_at, row.evidence,
+      row.id, row.merchant_id, row.charge_id, row.type, row.amount, row.currency, row.reason, row.status, row.evidence_due_at, row.evidence,
       row.decision_due_at, row.fee_amount, row.liabilities, row.next_action_at, row.closed_at, row.created_at, row.updated_at,
     ],
   );
@@ -160,35 +184,71 @@ async function open(q: Queryable, deps: ServiceDeps, c: ChargeRow, amount: numbe
   return record;
 }
 
-/** The refusal of a dispute of this charge, or null when it can be disputed (a captured card charge). */
+/** The refusal of a chargeback of this charge, or null when it can be disputed (a captured card charge). */
 function notDisputable(c: ChargeRow): ApiError | null {
+  if (c.payment_method === 'pix') {
+    return new ApiError('business_rule', 'The charge cannot be charged back: only card charges have chargebacks; this charge is pix, whose payer disputes it by a MED (POST /v1/sandbox/charges/{id}/med)');
+  }
   if (c.payment_method !== 'credit_card') {
-    return new ApiError('business_rule', `The charge cannot be charged back: only card charges have chargebacks; this charge is ${c.payment_method} (a PIX payment is returned, not charged back)`);
+    return new ApiError('business_rule', `The charge cannot be charged back: only card charges have chargebacks; this charge is ${c.payment_method}`);
   }
   // an authorised charge holds no money yet, a voided one never will: nothing to take back
   if (c.status !== 'captured') return new ApiError('invalid_state', `The charge cannot be charged back: only a captured charge can be disputed; this charge is ${c.status}`);
   return null;
 }
 
+/**
+ * The charge `chargeId` (locked) to be disputed and what is left of it to dispute, in the
+ * caller's transaction: `refusal`'s error when it cannot be, 422 when nothing is left.
+ */
+async function disputable(q: Queryable, ctx: ServiceContext, chargeId: string, refusal: (c: ChargeRow) => ApiError | null): Promise<{ c: ChargeRow; left: number }> {
+  const c = await loadCharge(q, ctx.merchantId, chargeId, true);
+  const refused = refusal(c);
+  if (refused) throw refused;
+  const left = disputableAmount(c);
+  if (left < 1) {
+    throw new ApiError(
+      'business_rule',
+      `Nothing is left to dispute of this charge: of ${capturedAmountOf(c)} cents, ${Number(c.refunded_amount ?? 0)} are refunded and ${Number(c.disputed_amount ?? 0)} already disputed`,
+    );
+  }
+  return { c, left };
+}
+
 /** Sandbox: the cardholder disputes a captured card charge, all that is left of it or `amount` cents. */
 export async function openSandboxChargeback(ctx: ServiceContext, chargeId: string, body: SandboxChargebackCreate): Promise<Chargeback> {
   const now = ctx.now();
   return ctx.db.tx(async (q) => {
-    const c = await loadCharge(q, ctx.merchantId, chargeId, true);
-    const refused = notDisputable(c);
-    if (refused) throw refused;
-    const left = disputableAmount(c);
-    if (left < 1) {
-      throw new ApiError(
-        'business_rule',
-        `Nothing is left to dispute of this charge: of ${capturedAmountOf(c)} cents, ${Number(c.refunded_amount ?? 0)} are refunded and ${Number(c.disputed_amount ?? 0)} already disputed`,
-      );
-    }
+    const { c, left } = await disputable(q, ctx, chargeId, notDisputable);
     const amount = body.amount ?? left;
     if (amount > left) {
       throw invalid('amount', `must be at most ${left} cents, what is left to dispute of this charge (${capturedAmountOf(c)} − ${Number(c.refunded_amount ?? 0)} refunded − ${Number(c.disputed_amount ?? 0)} already disputed)`);
     }
-    return open(q, ctx.deps, c, amount, body.reason ?? 'fraud', now, now);
+    return open(q, ctx.deps, c, amount, { type: 'chargeback', reason: body.reason ?? 'fraud' }, now, now);
+  });
+}
+
+/** The refusal of a MED of this charge at `now`, or null when one may be opened (a PIX charge captured up to 80 days before). */
+function notMedable(c: ChargeRow, now: Date): ApiError | null {
+  if (c.payment_method !== 'pix') {
+    const instead = c.payment_method === 'credit_card' ? ', whose cardholder disputes it by a chargeback (POST /v1/sandbox/charges/{id}/chargeback)' : '';
+    return new ApiError('business_rule', `The charge cannot get a MED: a MED disputes a PIX payment; this charge is ${c.payment_method}${instead}`);
+  }
+  if (c.status !== 'captured') return new ApiError('invalid_state', `The charge cannot get a MED: only a captured (paid) PIX charge can be disputed; this charge is ${c.status}`);
+  const late = medWindowProblem(pixPaidAt(c), now);
+  if (late) return new ApiError('business_rule', `The charge cannot get a MED: ${late}`);
+  return null;
+}
+
+/**
+ * Sandbox: the payer's institution opens a MED against a captured PIX charge, for all that is
+ * left of it: a chargeback of type med, its money taken from the liable parties at once.
+ */
+export async function openSandboxMed(ctx: ServiceContext, chargeId: string, body: SandboxMedCreate): Promise<Chargeback> {
+  const now = ctx.now();
+  return ctx.db.tx(async (q) => {
+    const { c, left } = await disputable(q, ctx, chargeId, (x) => notMedable(x, now));
+    return open(q, ctx.deps, c, left, { type: 'med', reason: body.reason ?? 'fraud' }, now, now);
   });
 }
 
@@ -224,7 +284,7 @@ export async function openScheduledChargebacks(ctx: DueContext): Promise<number>
       if (!gone.changes) continue;
       n++;
       const c = await loadCharge(q, ctx.merchantId, s.charge_id, true);
-      if (notDisputable(c) === null && disputableAmount(c) > 0) await open(q, ctx.deps, c, disputableAmount(c), s.reason, new Date(s.due_at), now);
+      if (notDisputable(c) === null && disputableAmount(c) > 0) await open(q, ctx.deps, c, disputableAmount(c), { type: 'chargeback', reason: s.reason }, new Date(s.due_at), now);
     }
     return n;
   });
@@ -232,9 +292,10 @@ export async function openScheduledChargebacks(ctx: DueContext): Promise<number>
 
 /**
  * The chargeback fee of chargeback `cb`: the one its charge recorded from the merchant's pricing
- * when it was created, whatever the pricing says by now.
+ * when it was created, whatever the pricing says by now. A MED has none.
  */
 async function feeOf(q: Queryable, cb: ChargebackRow): Promise<number> {
+  if (cb.type === 'med') return 0;
   const c = await q.get<Pick<ChargeRow, 'pricing' | 'payment_method' | 'card_brand' | 'installments'>>(
     'SELECT pricing, payment_method, card_brand, installments FROM charges WHERE id = ?',
     [cb.charge_id],
@@ -262,13 +323,15 @@ async function chargeFee(q: Queryable, deps: ServiceDeps, cb: ChargebackRow, fee
  * Closes chargeback `cb` (locked) as `to`, in the caller's transaction: won credits each
  * party's part back and releases it from the charge's disputed_amount; lost and accepted charge
  * the fee. Event chargeback.<to>. `closed_at` is `at`, the moment the move came due; its entries
- * and event are booked `now` (see `open`).
+ * and event are booked `now` (see `open`). A MED lost or accepted gets the return id of the
+ * devolução that gives its money to the payer, made `now`.
  */
 async function close(q: Queryable, deps: ServiceDeps, cb: ChargebackRow, to: 'won' | 'lost' | 'accepted', at: Date, now: Date): Promise<Chargeback> {
   const ts = at.toISOString();
   const nowTs = now.toISOString();
   const fee = to === 'won' ? 0 : await feeOf(q, cb);
-  await transition(q, 'chargeback', cb.id, cb.status, to, { fee_amount: fee, next_action_at: null, closed_at: ts, updated_at: nowTs });
+  const returnId = cb.type === 'med' && to !== 'won' ? newReturnId(now) : null;
+  await transition(q, 'chargeback', cb.id, cb.status, to, { fee_amount: fee, return_id: returnId, next_action_at: null, closed_at: ts, updated_at: nowTs });
   if (to === 'won') {
     for (const l of json.from<Liability[]>(cb.liabilities, [])) {
       if (l.amount > 0) {
@@ -279,7 +342,7 @@ async function close(q: Queryable, deps: ServiceDeps, cb: ChargebackRow, to: 'wo
   } else {
     await chargeFee(q, deps, cb, fee, now);
   }
-  const record = chargebackRecord({ ...cb, status: to, fee_amount: fee, next_action_at: null, closed_at: ts, updated_at: nowTs });
+  const record = chargebackRecord({ ...cb, status: to, fee_amount: fee, return_id: returnId, next_action_at: null, closed_at: ts, updated_at: nowTs });
   await emitEvent(q, deps.ids, { merchantId: cb.merchant_id, type: `chargeback.${to}`, data: record, chargeId: cb.charge_id, at: now });
   return record;
 }
@@ -343,7 +406,8 @@ export async function acceptChargeback(ctx: ServiceContext, id: string): Promise
 /**
  * POST /v1/chargebacks/{id}/contest: open → under_review with the evidence (text, and keys of
  * the merchant's uploads, which become attached: kept past the uploads' retention). The issuer
- * decides CONTEST_DECISION_DAYS later. Event chargeback.under_review.
+ * decides CONTEST_DECISION_DAYS later; a MED is decided at the end of its analysis
+ * (evidence_due_at, MED_ANALYSIS_DAYS after it opened). Event chargeback.under_review.
  */
 export async function contestChargeback(ctx: ServiceContext, id: string, body: ChargebackContest): Promise<Chargeback> {
   await current(ctx, id);
@@ -365,7 +429,7 @@ export async function contestChargeback(ctx: ServiceContext, id: string, body: C
       }
       await q.run('UPDATE files SET attached_at = ? WHERE key = ? AND attached_at IS NULL', [ts, key]);
     }
-    const decisionAt = addDays(now, CONTEST_DECISION_DAYS).toISOString();
+    const decisionAt = cb.type === 'med' ? cb.evidence_due_at : addDays(now, CONTEST_DECISION_DAYS).toISOString();
     const evidence = JSON.stringify({ text: body.text, file_ids: fileIds, submitted_at: ts });
     await transition(q, 'chargeback', cb.id, cb.status, 'under_review', { evidence, decision_due_at: decisionAt, next_action_at: decisionAt, updated_at: ts });
     const record = chargebackRecord({ ...cb, status: 'under_review', evidence, decision_due_at: decisionAt, next_action_at: decisionAt, updated_at: ts });
@@ -395,6 +459,7 @@ export function listChargebacks(ctx: ServiceContext, query: QueryFor<'chargeback
     filters: [
       ['merchant_id = ?', ctx.merchantId],
       ['status = ?', query.status],
+      ['type = ?', query.type],
       ['charge_id = ?', query.charge_id],
       ['created_at >= ?', query.start_date],
       ['created_at < ?', query.end_date],

@@ -37,6 +37,7 @@ import { m742_merchant_files } from './742_merchant_files.js';
 import { m743_chargebacks } from './743_chargebacks.js';
 import { m750_due_dated_charges } from './750_due_dated_charges.js';
 import { m760_wallet_entry_blocks } from './760_wallet_entry_blocks.js';
+import { m770_pix_returns } from './770_pix_returns.js';
 
 export interface Migration {
   version: number;
@@ -78,4 +79,5 @@ export const MIGRATIONS: readonly Migration[] = [
   m743_chargebacks,
   m750_due_dated_charges,
   m760_wallet_entry_blocks,
+  m770_pix_returns,
 ].sort((a, b) => a.version - b.version);

@@ -28,6 +28,7 @@ import { BOLETO_SETTLEMENT_DAYS, SETTLEMENT_DAYS_PER_INSTALLMENT, type MdrBands 
 import { WITHDRAWAL_TYPES, type WithdrawalFeeRule } from '../../../domain/payouts.js';
 import { DEFAULT_PRICING, installmentTerms, type Pricing } from '../../../domain/pricing.js';
 import { CONTEST_DECISION_DAYS, EVIDENCE_WINDOW_DAYS, LOSING_EVIDENCE, WINNING_EVIDENCE } from '../../../domain/chargebacks.js';
+import { MED_ANALYSIS_DAYS, MED_OPEN_WINDOW_DAYS, MED_REASONS, PIX_RETURN_WINDOW_DAYS } from '../../../domain/pixReturns.js';
 import { addDays, holidays, localDate, nextBusinessDay, TIME_ZONE } from '../../../domain/calendar.js';
 import { usage } from '../../errors.js';
 import { clockAdvance } from '../../../contract/resources/clock.js';
@@ -170,6 +171,20 @@ export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: Pri
     code: PIX_EXPIRED.failure_code,
     detail: `not paid by expires_at on the merchant clock: ${PIX_EXPIRED.failure_reason}`,
   });
+  rows.push({
+    area: 'pix',
+    value: 'mpay charges refund CHARGE_ID [--amount N]',
+    outcome: 'refunded',
+    code: null,
+    detail: `a devolução, in full or in part, up to ${PIX_RETURN_WINDOW_DAYS} days after the payment (its São Paulo day + ${PIX_RETURN_WINDOW_DAYS}, whole): each refund record has a return_id (D…, 32 characters)`,
+  });
+  rows.push({
+    area: 'pix',
+    value: `a refund after day ${PIX_RETURN_WINDOW_DAYS}`,
+    outcome: 'refused',
+    code: 'refund_window_closed',
+    detail: '422; nothing changes (a card or boleto refund has no such window, and no return_id)',
+  });
 
   rows.push(...dueRows(pricing));
 
@@ -213,6 +228,7 @@ export function sandboxValueRows(pricing: Pricing = DEFAULT_PRICING, source: Pri
   rows.push(...settlementRows(localDate(new Date()).slice(0, 4)));
 
   rows.push(...chargebackRows(pricing));
+  rows.push(...medRows());
 
   rows.push({
     area: 'anticipation',
@@ -303,6 +319,29 @@ function chargebackRows(pricing: Pricing): SandboxValue[] {
       code: null,
       detail: `the disputed amount stays with the cardholder; the chargeback fee (${formatBRL(pricing.chargeback_fee_amount)}, the one its charge recorded) is debited from the merchant wallet, below zero if need be`,
     },
+  ];
+}
+
+/** How the sandbox opens and decides a MED of a PIX charge (src/domain/pixReturns.ts): a chargeback of type med. */
+function medRows(): SandboxValue[] {
+  const decided = `decided ${MED_ANALYSIS_DAYS} days after the MED opened (or at once with \`mpay sandbox decide ID\`)`;
+  return [
+    {
+      area: 'med',
+      value: `mpay sandbox med CHARGE_ID [--reason ${MED_REASONS.join('|')}]`,
+      outcome: 'open',
+      code: null,
+      detail: `a captured PIX charge disputed by its payer's institution, up to ${MED_OPEN_WINDOW_DAYS} days after it was paid: a chargeback of type med of all that is left of it, taken from the liable parties at once (wallets may go below zero); evidence due ${MED_ANALYSIS_DAYS} days later (merchant clock), past it the MED is lost`,
+    },
+    { area: 'med', value: `contest text containing ${WINNING_EVIDENCE}`, outcome: 'won', code: null, detail: `${decided}: each party's part credited back` },
+    {
+      area: 'med',
+      value: `contest text without it (e.g. ${LOSING_EVIDENCE})`,
+      outcome: 'lost',
+      code: null,
+      detail: `${decided}: the money is returned to the payer (a devolução; the MED gets its return_id); no fee`,
+    },
+    { area: 'med', value: 'mpay chargebacks accept ID', outcome: 'accepted', code: null, detail: 'the money is returned to the payer (a devolução; the MED gets its return_id); no fee' },
   ];
 }
 

@@ -26,10 +26,10 @@ export function register(program: Command, deps: CliDeps): void {
     .addArgument(new Argument('[event]', 'event name; see --list'))
     .option('--list', 'list the events and what each creates')
     .option('--timeout <seconds>', 'how long a wait (capture, withdrawal) may take', '30')
-    .option('--payment-method <method>', 'charge events: the payment method of the charge (credit_card, pix, boleto; see --list)')
+    .option('--payment-method <method>', 'charge events: the payment method of the charge (credit_card, pix, boleto); chargeback events: pix makes a MED (see --list)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ mpay trigger --list\n  $ mpay trigger charge.captured\n  $ mpay trigger charge.captured --payment-method boleto\n  $ mpay trigger charge.expired\n  $ mpay webhooks listen --forward-to http://localhost:3000/webhooks &   # then, in another terminal:\n  $ mpay trigger withdrawal.failed -o json\n\nSandbox only. receivable.paid moves the merchant\'s sandbox clock 31 days.\n',
+      '\nExamples:\n  $ mpay trigger --list\n  $ mpay trigger charge.captured\n  $ mpay trigger charge.captured --payment-method boleto\n  $ mpay trigger charge.expired\n  $ mpay trigger chargeback.lost --payment-method pix\n  $ mpay webhooks listen --forward-to http://localhost:3000/webhooks &   # then, in another terminal:\n  $ mpay trigger withdrawal.failed -o json\n\nSandbox only. receivable.paid moves the merchant\'s sandbox clock 31 days.\n',
     )
     .action(
       action(deps, async (event: string | undefined, o: Omit<TriggerOptions, 'event'>, cmd: Command) =>

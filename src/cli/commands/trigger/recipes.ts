@@ -280,6 +280,26 @@ export class Maker {
     return cb;
   }
 
+  /**
+   * A PIX of R$ 100,00 paid through the sandbox and a MED of all of it (a chargeback of type
+   * med), taken from the merchant wallet at once. The wallet got the PIX's net and gives back
+   * what the payer paid; with `coverFee`, a sandbox credit of the PIX's fee then leaves the
+   * balance as it was (a MED won gives the amount back, and needs none).
+   */
+  async med(coverFee: boolean): Promise<{ id: string; status: string }> {
+    const c = await this.pay(await this.pixCharge(10_000));
+    expectStatus(c, 'captured');
+    const cb = (await this.client.call('sandbox.chargebacks.med', { params: { id: c.id }, body: { reason: 'fraud' } })).data;
+    this.add('med', cb.id, `${cb.amount} cents of PIX charge ${c.id}, from the wallet: ${cb.status}`);
+    const fee = c.fee_amount ?? 0;
+    if (coverFee && fee > 0) {
+      const m = await this.me();
+      await this.client.call('sandbox.wallet.adjust', { body: { direction: 'credit', amount: fee, description: `mpay trigger ${this.run}: the PIX fee of a MED` } });
+      this.add('wallet_adjustment', m.wallet_id, `credit ${fee} cents (the PIX's fee) to the merchant wallet`);
+    }
+    return cb;
+  }
+
   async contest(id: string, text: string): Promise<void> {
     const cb = (await this.client.call('chargebacks.contest', { params: { id }, body: { text } })).data;
     this.add('contest', id, `evidence "${text}": ${cb.status}`);
@@ -287,13 +307,13 @@ export class Maker {
 
   async decide(id: string): Promise<string> {
     const cb = (await this.client.call('sandbox.chargebacks.decide', { params: { id } })).data;
-    this.add('decision', id, cb.status === 'won' ? `won: ${cb.amount} cents credited back` : `${cb.status}: fee ${cb.fee_amount} cents`);
+    this.add('decision', id, cb.status === 'won' ? `won: ${cb.amount} cents credited back` : `${cb.status}: fee ${cb.fee_amount} cents${returned(cb)}`);
     return cb.status;
   }
 
   async accept(id: string): Promise<void> {
     const cb = (await this.client.call('chargebacks.accept', { params: { id } })).data;
-    this.add('acceptance', id, `${cb.status}: fee ${cb.fee_amount} cents`);
+    this.add('acceptance', id, `${cb.status}: fee ${cb.fee_amount} cents${returned(cb)}`);
   }
 
   /**
@@ -339,15 +359,21 @@ function expectStatus(c: Charge, status: Charge['status']): void {
   if (c.status !== status) throw new CliError(`charge ${c.id} is ${c.status}, not ${status}`, EXIT.refused);
 }
 
+/** A MED's devolução, as a step's detail says it. */
+const returned = (cb: { return_id?: string | null }) => (cb.return_id ? `; returned to the payer, return id ${cb.return_id}` : '');
+
 const declined = () => TEST_CARDS.find((c) => c.outcome === 'declined')!.number;
 
-/** A chargeback contested with `text` and decided at once by the sandbox issuer. */
-async function decided(m: Maker, text: string, want: 'won' | 'lost'): Promise<void> {
-  const cb = await m.chargeback();
+/** A chargeback (or a MED) contested with `text` and decided at once by the sandbox issuer. */
+async function decided(m: Maker, text: string, want: 'won' | 'lost', med = false): Promise<void> {
+  const cb = med ? await m.med(want === 'lost') : await m.chargeback();
   await m.contest(cb.id, text);
   const got = await m.decide(cb.id);
   if (got !== want) throw new CliError(`chargeback ${cb.id} was ${got}, not ${want}`, EXIT.refused);
 }
+
+/** What --payment-method pix makes of a chargeback event. */
+const MED = '--payment-method pix: a paid PIX of R$ 100,00 and a MED of all of it instead (a sandbox credit of the PIX fee leaves the wallet as it was, unless the MED is won)';
 
 export const RECIPES: Record<EventName, Recipe> = {
   'charge.pending': {
@@ -461,30 +487,40 @@ export const RECIPES: Record<EventName, Recipe> = {
     run: async (m) => m.payLink(await m.link()),
   },
   'chargeback.created': {
-    creates: 'a captured card charge of R$ 100,00 and a sandbox chargeback of half of it (taken from its own receivable)',
+    creates: `a captured card charge of R$ 100,00 and a sandbox chargeback of half of it (taken from its own receivable); ${MED}`,
     run: async (m) => void (await m.chargeback()),
+    method: 'credit_card',
+    methods: { pix: async (m) => void (await m.med(true)) },
   },
   'chargeback.under_review': {
-    creates: 'a captured card charge, a chargeback of half of it and its contest with evidence text',
+    creates: `a captured card charge, a chargeback of half of it and its contest with evidence text; ${MED}`,
     run: async (m) => m.contest((await m.chargeback()).id, 'mpay trigger: delivery signed by the buyer'),
+    method: 'credit_card',
+    methods: { pix: async (m) => m.contest((await m.med(true)).id, 'mpay trigger: delivery signed by the buyer') },
   },
   'chargeback.accepted': {
-    creates: 'a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, and the acceptance',
+    creates: `a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, and the acceptance; ${MED}`,
     run: async (m) => {
       const cb = await m.chargeback();
       await m.coverChargebackFee();
       await m.accept(cb.id);
     },
+    method: 'credit_card',
+    methods: { pix: async (m) => m.accept((await m.med(true)).id) },
   },
   'chargeback.won': {
-    creates: `a captured card charge, a chargeback of half of it, its contest with "${WINNING_EVIDENCE}" and the sandbox decision (the half credited back)`,
+    creates: `a captured card charge, a chargeback of half of it, its contest with "${WINNING_EVIDENCE}" and the sandbox decision (the half credited back); ${MED}`,
     run: (m) => decided(m, WINNING_EVIDENCE, 'won'),
+    method: 'credit_card',
+    methods: { pix: (m) => decided(m, WINNING_EVIDENCE, 'won', true) },
   },
   'chargeback.lost': {
-    creates: `a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, its contest with "${LOSING_EVIDENCE}" and the sandbox decision`,
+    creates: `a captured card charge, a chargeback of half of it, a sandbox credit of the chargeback fee, its contest with "${LOSING_EVIDENCE}" and the sandbox decision; ${MED}`,
     run: async (m) => {
       await m.coverChargebackFee();
       await decided(m, LOSING_EVIDENCE, 'lost');
     },
+    method: 'credit_card',
+    methods: { pix: (m) => decided(m, LOSING_EVIDENCE, 'lost', true) },
   },
 };

@@ -6,6 +6,7 @@
 import type { Charge, RefundCreate } from '../../../contract/resources/charges.js';
 import { refundShare } from '../../../domain/fees.js';
 import { assertTransition } from '../../../domain/lifecycle.js';
+import { returnWindowProblem } from '../../../domain/pixReturns.js';
 import { json } from '../../../store/db.js';
 import { transition } from '../../../store/transition.js';
 import type { ServiceContext } from '../context.js';
@@ -13,6 +14,7 @@ import { ApiError, invalid } from '../../errors.js';
 import { refundFromWallet, takeFromReceivables } from '../agenda.js';
 import { emitEvent } from '../events.js';
 import { planOf, saleOf } from './parties.js';
+import { newReturnId, pixPaidAt } from './pixReturn.js';
 import { capturedAmountOf, loadCharge, refundRecord, type ReceivableRow, type StoredParty } from './rows.js';
 import { chargeRecord } from './view.js';
 
@@ -35,6 +37,13 @@ import { chargeRecord } from './view.js';
  * anticipated gave the party its net less the anticipation fee, and the refund still takes
  * back its whole net: the anticipation fee stays with the platform. The refund that completes
  * the charge makes it `refunded`. Event charge.refunded with the charge and the refund.
+ *
+ * A refund of a PIX charge is a devolução: it may be made up to 90 days after the payment (the
+ * payment's São Paulo day + 90, whole; later, 422 refund_window_closed and nothing changes) —
+ * the API Pix's rule for a return, "90 dias desde a data de liquidação original do pix"
+ * (bacen/pix-api, openapi.yaml, PixDevolucaoInvalida; Regulamento Pix) — and its record carries
+ * the return id (`return_id`, D…, src/domain/pixReturns.ts). A card or boleto refund has none:
+ * a boleto is paid back by a transfer of the merchant's, not by a return of the PIX system.
  */
 export async function refundCharge(ctx: ServiceContext, id: string, body: RefundCreate = {}): Promise<Charge> {
   const now = ctx.now();
@@ -43,6 +52,8 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
   const row = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     assertTransition('charge', c.status, 'refunded');
+    const closed = c.payment_method === 'pix' ? returnWindowProblem(pixPaidAt(c), now) : null;
+    if (closed) throw new ApiError('refund_window_closed', `The charge cannot be refunded: ${closed}`);
     const total = capturedAmountOf(c);
     const before = Number(c.refunded_amount ?? 0);
     const disputed = Number(c.disputed_amount ?? 0);
@@ -67,11 +78,12 @@ export async function refundCharge(ctx: ServiceContext, id: string, body: Refund
       const rest = await takeFromReceivables(q, deps.ids, rs.filter((r) => r.wallet_id === walletId), part, { type: 'refund', id }, now);
       if (rest > 0) await refundFromWallet(q, deps.ids, walletId, rest, { chargeId: id, description }, now);
     }
-    await q.run('INSERT INTO refunds (id, charge_id, merchant_id, amount, created_at) VALUES (?, ?, ?, ?, ?)', [refundId, id, ctx.merchantId, amount, ts]);
+    const returnId = c.payment_method === 'pix' ? newReturnId(now) : null;
+    await q.run('INSERT INTO refunds (id, charge_id, merchant_id, amount, return_id, created_at) VALUES (?, ?, ?, ?, ?, ?)', [refundId, id, ctx.merchantId, amount, returnId, ts]);
     if (after === total) await transition(q, 'charge', id, c.status, 'refunded', { refunded_amount: after, refunded_at: ts, updated_at: ts });
     else await q.run('UPDATE charges SET refunded_amount = ?, updated_at = ? WHERE id = ?', [after, ts, id]);
     const out = await loadCharge(q, ctx.merchantId, id);
-    const refund = refundRecord({ id: refundId, charge_id: id, merchant_id: ctx.merchantId, amount, created_at: ts });
+    const refund = refundRecord({ id: refundId, charge_id: id, merchant_id: ctx.merchantId, amount, return_id: returnId, created_at: ts });
     await emitEvent(q, deps.ids, { merchantId: ctx.merchantId, type: 'charge.refunded', data: { ...chargeRecord(out), refund }, chargeId: id, at: now });
     return out;
   });

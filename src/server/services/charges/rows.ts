@@ -123,11 +123,13 @@ export interface RefundRow {
   charge_id: string;
   merchant_id: string;
   amount: number;
+  /** a PIX charge's refund (a devolução): its return id; null otherwise */
+  return_id: string | null;
   created_at: string;
 }
 
 export function refundRecord(r: RefundRow): Refund {
-  return { id: r.id, charge_id: r.charge_id, amount: Number(r.amount), created_at: r.created_at };
+  return { id: r.id, charge_id: r.charge_id, amount: Number(r.amount), return_id: r.return_id ?? null, created_at: r.created_at };
 }
 
 /**
