@@ -34,7 +34,6 @@ export const PIX_RETURN_WINDOW_DAYS = 90;
 
 /** Why a MED is opened: suspected fraud, or an operational flaw of the payer's institution (the DICT's refund request reasons FRAUD, OPERATIONAL_FLAW). */
 export const MED_REASONS = ['fraud', 'operational_flaw'] as const;
-export type MedReason = (typeof MED_REASONS)[number];
 /** Days after the payment (its São Paulo day + 80, whole) up to which a MED may be opened. */
 export const MED_OPEN_WINDOW_DAYS = 80;
 /** Calendar days the receiving institution has to analyse a MED: the sandbox decides it then, at the latest. */
