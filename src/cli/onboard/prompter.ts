@@ -108,7 +108,8 @@ export function yesNo(typed: string, t: Catalogue): boolean | null {
 
 /**
  * The textPrompt configuration of a yes/no question: only the language's yes or no is an
- * answer (any other text is refused, not taken as "no"); Enter alone takes the default.
+ * answer (any other text is refused, not taken as "no", and cleared for the next answer);
+ * Enter alone takes the default.
  */
 export function yesNoConfig(q: Question, t: Catalogue = en, paint?: Painter) {
   const dflt = typeof q.default === 'boolean' ? q.default : undefined;
@@ -118,6 +119,7 @@ export function yesNoConfig(q: Question, t: Catalogue = en, paint?: Painter) {
     message: `${q.message} ${t.prompt.yesNoHint(dflt)}`,
     default: q.prefill,
     help: q.back ? t.prompt.helpBack : t.prompt.help,
+    clearRefused: true,
     validate: (raw: string): true | string => {
       const v = raw.trim();
       if (q.back && v === BACK_TOKEN) return true;

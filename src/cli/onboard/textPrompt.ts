@@ -1,6 +1,6 @@
 /**
  * The wizard's text prompt (@inquirer/core): @inquirer/input's behaviour — the value checked on
- * Enter and kept to be fixed when refused, a transformer while typing — plus a help line under
+ * Enter and kept to be fixed when refused (or cleared, for a one-word answer), a transformer while typing — plus a help line under
  * the input (what Enter does, how to go back), which the stock input has no place for. The
  * yes/no questions use it too, with a validator that takes only the language's yes and no.
  */
@@ -15,6 +15,8 @@ export interface TextPromptConfig {
   transformer?: (value: string, o: { isFinal: boolean }) => string;
   /** the line under the input while nothing is wrong */
   help?: string;
+  /** a refused value is cleared rather than kept to be fixed (a one-word answer such as yes/no) */
+  clearRefused?: boolean;
 }
 
 export const textPrompt = createPrompt<string, TextPromptConfig>((config, done) => {
@@ -32,8 +34,10 @@ export const textPrompt = createPrompt<string, TextPromptConfig>((config, done) 
         setStatus('done');
         done(value);
       } else {
-        // Enter cleared readline's line: put the refused value back, to be fixed in place
-        rl.write(value);
+        // Enter cleared readline's line: put the refused value back, to be fixed in place, or
+        // leave the line empty for a new answer
+        if (config.clearRefused) setValue('');
+        else rl.write(value);
         setError(verdict);
       }
     } else {
