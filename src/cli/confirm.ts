@@ -8,6 +8,7 @@
 import { formatBRL } from '../domain/money.js';
 import type { MpayClient } from '../sdk/client.js';
 import { usage } from './errors.js';
+import { tableTime } from './output.js';
 import { canPrompt, type IO } from './io.js';
 import { Cancelled } from './signals.js';
 
@@ -76,7 +77,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
         ...(captured !== total ? [`captured ${formatBRL(captured)} of it`] : []),
         ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(captured - already)}`] : []),
         customerLine(c),
-        `created ${c.created_at}`,
+        `created ${tableTime(c.created_at)}`,
       ],
     };
   },
@@ -84,7 +85,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     return {
       question: `Void the authorisation of ${formatBRL(c.total_amount ?? c.amount)} from ${c.customer?.name ?? 'the customer'}? It can no longer be captured.`,
-      facts: [chargeLine(c), ...(c.authorized_at ? [`authorised ${c.authorized_at}`] : []), customerLine(c)],
+      facts: [chargeLine(c), ...(c.authorized_at ? [`authorised ${tableTime(c.authorized_at)}`] : []), customerLine(c)],
     };
   },
   'apiKeys.revoke': async (client, { id }) => {
@@ -97,7 +98,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
     if (!key) return { question: `Revoke API key ${id}?`, facts: [`API key ${id} (not among this merchant's keys: the service will say why)`] };
     return {
       question: `Revoke API key "${key.name}"? Anything using it stops working.`,
-      facts: [`API key "${key.name}" ${key.public_key} (${key.is_active ? 'active' : 'revoked'}), created ${key.created_at}`, `id ${key.id}`],
+      facts: [`API key "${key.name}" ${key.public_key} (${key.is_active ? 'active' : 'revoked'}), created ${tableTime(key.created_at)}`, `id ${key.id}`],
     };
   },
   'webhookEndpoints.delete': async (client, { id }) => {
@@ -140,7 +141,7 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
         cb.type === 'med'
           ? `Accept MED ${cb.id}? ${formatBRL(cb.amount)} is returned to the payer (a devolução); a MED has no fee.`
           : `Accept chargeback ${cb.id}? ${formatBRL(cb.amount)} stays with the cardholder and the chargeback fee is debited.`,
-      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}`, `${formatBRL(cb.amount)}, evidence due ${cb.evidence_due_at}`],
+      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}`, `${formatBRL(cb.amount)}, evidence due ${tableTime(cb.evidence_due_at)}`],
     };
   },
   'chargebacks.contest': async (client, { id }, body) => {
