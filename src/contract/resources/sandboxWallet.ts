@@ -36,7 +36,7 @@ export const sandboxWalletEndpoints = [
     id: 'sandbox.wallet.adjust',
     method: 'POST',
     path: '/v1/sandbox/wallet/adjustments',
-    summary: "Credit or debit the merchant's wallet by hand (sandbox only); a debit never takes the balance below zero",
+    summary: "Credit or debit the merchant's wallet by hand; a debit never takes the balance below zero",
     auth: 'secret',
     body: walletAdjustmentCreate,
     response: walletAdjustment,
