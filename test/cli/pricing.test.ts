@@ -4,7 +4,7 @@
  * embedded sandbox pricing by a merchant override, `sandbox values` printing the effective
  * pricing, and the generated `--payment-details.interest` flag.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -112,6 +112,18 @@ describe('mpay admin merchants pricing set|get', () => {
 
       // {} removes the override
       expect(home.run(['admin', 'merchants', 'pricing', 'set', m.merchant_id, '--file', '-', '-o', 'json'], { input: '{}' }).json().override).toBeNull();
+
+      // a read in a mistyped directory makes no store there; --base-url names a server, not a store
+      const typo = join(home.dir, 'typo');
+      const lost = home.run(['admin', 'merchants', 'pricing', 'get', m.merchant_id, '--data-dir', typo]);
+      expect(lost.code).toBe(4);
+      expect(lost.stderr).toMatch(/holds no mpay store/);
+      expect(existsSync(typo)).toBe(false);
+      for (const args of [['pricing', 'get', m.merchant_id], ['create', '--name', 'Outra']]) {
+        const remote = home.run(['--base-url', 'http://127.0.0.1:9', 'admin', 'merchants', ...args]);
+        expect(remote.code, remote.stderr).toBe(2);
+        expect(remote.stderr).toMatch(/--base-url: admin commands work directly on a data directory/);
+      }
     } finally {
       home.cleanup();
     }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defaultDataDir } from '../../config.js';
 import { CliError, EXIT, usage } from '../../errors.js';
 import { noteSecretsShownOnce } from '../../confirm.js';
@@ -8,7 +8,15 @@ import type { Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { AdminMerchantsCreateOptions, AdminPricingOptions } from './index.js';
 
+/** Admin commands work on a store directly: a server's address (--base-url) is not one. */
+function refuseBaseUrl(g: Globals): void {
+  if (g.baseUrl) {
+    throw usage('--base-url: admin commands work directly on a data directory (--data-dir) or a database (--database), not through a server');
+  }
+}
+
 export async function adminMerchantsCreate(g: Globals, opts: { name: string; production?: boolean; database?: string }, io: IO): Promise<number> {
+  refuseBaseUrl(g);
   const name = opts.name.trim();
   if (!name || name.length > 255) throw usage('--name must be 1 to 255 characters');
   const { databaseUrlOf } = await import('../serverStart/run.js');
@@ -55,6 +63,7 @@ function pricingLines(pricing: unknown, override: unknown, path = ''): PricingLi
  * document is a usage error naming each bad field; nothing is written.
  */
 export async function adminMerchantPricing(verb: 'set' | 'get', merchantId: string, g: Globals, opts: AdminPricingOptions, io: IO): Promise<number> {
+  refuseBaseUrl(g);
   const { serverPricingOf, parseJsonSetting } = await import('../serverStart/pricing.js');
   const server = serverPricingOf(opts.pricing, io.env, io.cwd).pricing;
   let override: unknown;
@@ -71,6 +80,10 @@ export async function adminMerchantPricing(verb: 'set' | 'get', merchantId: stri
   const { databaseUrlOf } = await import('../serverStart/run.js');
   const databaseUrl = databaseUrlOf({ database: opts.database }, io.env);
   const dataDir = resolve(io.cwd, g.dataDir ?? io.env.MPAY_DATA_DIR ?? defaultDataDir(io.env));
+  // a merchant's pricing is in a store that exists: a mistyped directory is not made one
+  if (!databaseUrl && !(await import('node:fs')).existsSync(join(dataDir, 'mpay.db'))) {
+    throw new CliError(`no merchant ${merchantId} in ${dataDir}: it holds no mpay store`, EXIT.notFound);
+  }
   const { openRuntime } = await import('../../../server/runtime.js');
   const { getMerchantPricing, setMerchantPricing, PricingError } = await import('../../../server/services/pricing.js');
   const rt = await openRuntime({ dataDir, databaseUrl, pricing: server });
