@@ -154,6 +154,17 @@ describe('the embedded sandbox prices by the data directory merchant override', 
       expect(pricing.find((r) => r.value === 'buyer interest')).toMatchObject({ outcome: '2.49 % a month above 2x' });
       expect(pricing.find((r) => r.value === 'withdrawal fee cryptocurrency')?.outcome).toBe('1 %, at least R$ 1,00');
       expect(pricing.find((r) => r.value === 'chargeback fee')?.outcome).toBe('R$ 15,00');
+      // no profile, the data directory named by MPAY_DATA_DIR (as CI runs it): its merchant's pricing
+      const bare = home.run(['sandbox', 'values', '-o', 'json'], { env: { MPAY_CONFIG_DIR: join(home.dir, 'no-profile'), MPAY_DATA_DIR: home.dataDir } });
+      expect(bare.code, bare.stderr).toBe(0);
+      const bareRows = (bare.json() as Array<{ area: string; value: string; outcome: string }>).filter((r) => r.area === 'pricing');
+      expect(bareRows.find((r) => r.value === 'effective pricing')?.outcome).toBe(`merchant ${me.name}`);
+      expect(bareRows.find((r) => r.value === 'buyer interest')?.outcome).toBe('2.49 % a month above 2x');
+      // a data directory that holds no store: the defaults, and nothing is made there
+      const empty = join(home.dir, 'empty-data');
+      const none = home.run(['sandbox', 'values', '-o', 'json'], { env: { MPAY_CONFIG_DIR: join(home.dir, 'no-profile-either'), MPAY_DATA_DIR: empty } });
+      expect((none.json() as Array<{ area: string; value: string; outcome: string }>).find((r) => r.value === 'effective pricing')?.outcome).toBe('the defaults (no profile)');
+      expect(existsSync(empty)).toBe(false);
 
       const help = home.run(['charges', 'create', '--help']);
       expect(help.stdout).toContain('--payment-details.interest');

@@ -6,6 +6,8 @@
  * Needs no target: without a profile it runs offline and shows the default pricing; with one it
  * asks the profile's merchant for its effective pricing (GET /v1/merchant).
  */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import {
   APPROVED_TEST_CARDS,
   DUE_PAYERS,
@@ -405,8 +407,9 @@ function decideFailureReason(number: string, expired = false): string {
 }
 
 /**
- * Whose prices to show: with no profile (nor base URL or keys in the environment) the defaults,
- * offline and without creating anything; otherwise the effective pricing of the profile's
+ * Whose prices to show: with no profile (nor base URL or keys in the environment, nor a data
+ * directory named by --data-dir or MPAY_DATA_DIR that holds a store) the defaults, offline and
+ * without creating anything; otherwise the effective pricing of the profile's
  * merchant (GET /v1/merchant, the embedded data directory or the remote server), or the
  * defaults with a warning when it cannot be read.
  */
@@ -416,7 +419,10 @@ async function pricingToShow(env: RunEnv): Promise<{ pricing: Pricing; source: P
   const cfg = readConfig(io.env);
   const profile = cfg.profiles[g.profile ?? io.env.MPAY_PROFILE ?? cfg.current ?? 'default'];
   const keysInEnv = !!(io.env.MPAY_PUBLIC_KEY && io.env.MPAY_SECRET_KEY);
-  if (!g.baseUrl && !io.env.MPAY_BASE_URL && !profile?.base_url && !profile?.public_key && !keysInEnv) {
+  // a data directory named by --data-dir or MPAY_DATA_DIR that holds a store: its merchant
+  const dataDir = g.dataDir ?? io.env.MPAY_DATA_DIR;
+  const storeNamed = dataDir !== undefined && existsSync(join(resolve(io.cwd, dataDir), 'mpay.db'));
+  if (!g.baseUrl && !io.env.MPAY_BASE_URL && !profile?.base_url && !profile?.public_key && !keysInEnv && !storeNamed) {
     return { pricing: DEFAULT_PRICING, source: NO_PROFILE };
   }
   try {
