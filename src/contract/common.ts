@@ -13,8 +13,14 @@ export const isoDate = () => z.iso.date({ error: 'must be a date in the form YYY
  * tag back (the CLI's R$ columns and its flags' "in cents" come from it, at build time).
  */
 const CENTS_ERROR = 'must be a whole number of cents';
-/** A money field of a record: integer cents (may be negative, e.g. a debit). */
-export const money = () => z.int({ error: CENTS_ERROR });
+const TOO_LARGE = `must be at most ${Number.MAX_SAFE_INTEGER} cents`;
+const TOO_SMALL = `must be at least ${Number.MIN_SAFE_INTEGER} cents`;
+/**
+ * A money field of a record: integer cents (may be negative, e.g. a debit). Beyond the safe
+ * integers (which JSON numbers lose precision past) it says so, not that it is no whole number.
+ */
+export const money = () =>
+  z.int({ error: (i) => (i.code === 'too_big' ? TOO_LARGE : i.code === 'too_small' ? TOO_SMALL : CENTS_ERROR) });
 /** Integer cents; negative amounts are never accepted on input. */
 export const cents = () => money().min(0, { error: 'must not be negative' }).max(Number.MAX_SAFE_INTEGER);
 export const positiveCents = () => money().min(1, { error: 'must be at least 1 cent' }).max(Number.MAX_SAFE_INTEGER);

@@ -88,5 +88,6 @@ export function issuesToDetails(issues: readonly z.core.$ZodIssue[], prefix?: st
       details.push({ field: fieldOf(base) || '(body)', message: i.message });
     }
   }
-  return details;
+  // one detail per field and message (an integer's own safe range and a schema's bound may both refuse a value)
+  return details.filter((d, n) => details.findIndex((e) => e.field === d.field && e.message === d.message) === n);
 }

@@ -191,6 +191,20 @@ describe('capture', () => {
     expect(await eventsOf(c.id)).toEqual(['charge.pending', 'charge.authorized']);
   });
 
+  it('an amount beyond the safe integers is one detail saying it is too large, on capture, refund and chargeback', async () => {
+    const c = (await authorize(10000)).body.data;
+    const huge = 99999999999999999999;
+    const cap = await capture(c.id, { amount: huge });
+    expect(cap.status).toBe(400);
+    expect(cap.body.details).toEqual([{ field: 'amount', message: 'must be at most 9007199254740991 cents' }]);
+    expect((await capture(c.id)).status).toBe(200);
+    for (const path of [`/v1/charges/${c.id}/refund`, `/v1/sandbox/charges/${c.id}/chargeback`]) {
+      const r = await env.call('POST', path, { amount: huge });
+      expect(r.status, path).toBe(400);
+      expect(r.body.details, path).toEqual([{ field: 'amount', message: 'must be at most 9007199254740991 cents' }]);
+    }
+  });
+
   it('an amount too small for the installments after the fee is a 400 naming amount; unknown body fields are 400s', async () => {
     const c = (await authorize(10000, 12)).body.data;
     const r = await capture(c.id, { amount: 11 });
