@@ -8,7 +8,7 @@ import { LRUCache } from 'lru-cache';
 export class Memo<K extends {}, V> {
   /**
    * Made on the first `set`: lru-cache allocates its arrays for `max` entries up front, which
-   * for the runtime's memos (some 54,000 entries) took ~3 ms of every embedded CLI command,
+   * for the runtime's memos (some 54,000 entries) would cost ~3 ms of every embedded CLI command,
    * most of which never remember anything (bench/startup).
    */
   private lru: LRUCache<K, { v: V }> | undefined;
