@@ -1,5 +1,5 @@
 /**
- * Every cache of a running service, owned by its runtime (one set per createApp): none is a
+ * Every cache of a running service, owned by its runtime (one set per openRuntime): none is a
  * module's global, so two runtimes in one process (tests, two replicas) never see each other's.
  * docs/architecture.md has the table: what each keys, its bound, what invalidates it.
  */
