@@ -3,8 +3,9 @@
 //    and are not edges: a command's run.ts may import its options type from its index.ts);
 //  - each layer imports only the layers below it (docs/architecture.md, "Layers"); for the
 //    layers marked `types`, type-only imports count too;
-//  - route handlers run no SQL: no SQL text and no use of the store's handle (`.db`, `.tx`) in
-//    src/server/routes, read with TypeScript's parser (comments do not count).
+//  - route handlers run no SQL: no SQL text (in any case) and no use of the store's handle
+//    (`.db`, `['db']`, `{ db }`, `.tx`) in src/server/routes, read with TypeScript's parser
+//    (comments do not count).
 //
 //   node scripts/check-imports.mjs [root]   # prints what it found; exit 1 on any cycle or violation
 import { parseDependencyTree, parseCircular } from 'dpdm';
@@ -56,8 +57,11 @@ export const LAYERS = [
   { layer: 'src/cli/', may: ['src/sdk/', 'src/server/', 'src/store/', 'src/contract/', 'src/domain/'] },
 ];
 
-/** SQL in a string: a statement's keywords as the code writes them (upper case). */
-const SQL_TEXT = /\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|BEGIN|COMMIT|ROLLBACK)\b/;
+/** SQL in a string: a statement's keywords in any case. */
+const SQL_TEXT = /\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;
+/** A transaction's statement: its keyword in upper case anywhere, or alone in a string in any case ("Begin here" is prose). */
+const TX_TEXT = [/\b(BEGIN|COMMIT|ROLLBACK)\b/, /^\s*(begin|commit|rollback)(\s+(immediate|deferred|exclusive|transaction|work))?\s*;?\s*$/i];
+const isSql = (text) => SQL_TEXT.test(text) || TX_TEXT.some((re) => re.test(text));
 /** Members of the store's handle (Db, Queryable) and of a request's context that reach it. */
 const STORE_MEMBERS = new Set(['db', 'tx', 'prepare', 'exec']);
 
@@ -66,13 +70,18 @@ export function sqlUses(fileName, text) {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const found = [];
   const at = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  // a property's name as written, quoted ({ 'db': store }) or not
+  const nameOf = (name) => (ts.isStringLiteralLike(name) ? name.text : name.getText(source));
   const visit = (node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-      if (SQL_TEXT.test(node.text)) found.push(`line ${at(node)}: SQL text`);
+      if (isSql(node.text)) found.push(`line ${at(node)}: SQL text`);
     } else if (ts.isPropertyAccessExpression(node) && STORE_MEMBERS.has(node.name.text)) {
       found.push(`line ${at(node)}: .${node.name.text}`);
-    } else if (ts.isBindingElement(node) && STORE_MEMBERS.has((node.propertyName ?? node.name).getText(source))) {
-      found.push(`line ${at(node)}: { ${(node.propertyName ?? node.name).getText(source)} }`);
+    } else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) && STORE_MEMBERS.has(node.argumentExpression.text)) {
+      // ctx['db'] is ctx.db
+      found.push(`line ${at(node)}: ['${node.argumentExpression.text}']`);
+    } else if (ts.isBindingElement(node) && STORE_MEMBERS.has(nameOf(node.propertyName ?? node.name))) {
+      found.push(`line ${at(node)}: { ${nameOf(node.propertyName ?? node.name)} }`);
     }
     ts.forEachChild(node, visit);
   };

@@ -98,3 +98,37 @@ describe('the check fails on what it forbids (a source tree of its own)', () => 
     await expect(run).rejects.toMatchObject({ code: 1, stdout: expect.stringContaining('layer: src/server/services/bad.ts imports src/server/pipeline/limits.ts') });
   }, 60_000);
 });
+
+describe('a route cannot dodge the SQL check (a source tree of its own)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mpay-imports-sql-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }),
+    // the store's handle reached by element access, and SQL written in lower case
+    'src/server/routes/dodge.ts': [
+      "export const get = (ctx: { db: { all: (s: string) => unknown } }) => ctx['db'].all('x');",
+      "export const run = (ctx: { [k: string]: { all: (s: string) => unknown } }) => ctx['tx'].all('y');",
+      "export const text = 'select id from merchants where id = ?';",
+      'export const more = `update wallets set balance = 0`;',
+      "export const words = ['Begin here', 'commit to it', 'SELECT a seat'];",
+      "export const bind = ({ 'db': store }: { db: { all: (s: string) => unknown } }) => store.all('z');",
+    ].join('\n'),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+
+  it("names ctx['db'], ctx['tx'], { 'db': … } and SQL in lower case, not prose that shares a keyword", async () => {
+    const r = (await checkImports(root)) as Result;
+    expect([...r.violations].sort()).toEqual(
+      [
+        "src/server/routes/dodge.ts runs SQL (line 1: ['db'])",
+        "src/server/routes/dodge.ts runs SQL (line 2: ['tx'])",
+        'src/server/routes/dodge.ts runs SQL (line 3: SQL text)',
+        'src/server/routes/dodge.ts runs SQL (line 4: SQL text)',
+        'src/server/routes/dodge.ts runs SQL (line 6: { db })',
+      ].sort(),
+    );
+  }, 60_000);
+});
