@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 /**
  * The one bounded memo of the server: at most `max` entries, the least recently used dropped
  * first (lru-cache). A value may be null — a remembered "nothing" — and is told apart from a
- * miss (undefined). Every memo belongs to a runtime (src/server/caches.ts), none to a module.
+ * miss (undefined). Every memo belongs to a runtime (src/server/services/caches.ts), none to a module.
  */
 export class Memo<K extends {}, V> {
   /**

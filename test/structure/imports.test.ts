@@ -134,3 +134,31 @@ describe('a route cannot dodge the SQL check (a source tree of its own)', () => 
     );
   }, 60_000);
 });
+
+describe('webhook delivery takes only the services’ deps type (a source tree of its own)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mpay-imports-webhooks-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const files: Record<string, string> = {
+    'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', strict: true }, include: ['src'] }),
+    'src/server/context.ts': 'export interface RequestContext { merchantId: string }\n',
+    'src/server/services/context.ts': "export type Mode = 'sandbox' | 'production';\n",
+    'src/server/services/charges.ts': 'export interface Charge { id: string }\n',
+    'src/server/webhooks/delivery.ts': [
+      "import type { Mode } from '../services/context.js';",
+      "import type { RequestContext } from '../context.js';",
+      "import type { Charge } from '../services/charges.js';",
+      'export const send = (m: Mode, c: RequestContext, x: Charge) => [m, c.merchantId, x.id];',
+    ].join('\n'),
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), text);
+  }
+
+  it("names a type taken from the HTTP layer's context or from a service, not the deps' own", async () => {
+    const r = (await checkImports(root)) as Result;
+    expect([...r.violations].sort()).toEqual(
+      ['src/server/webhooks/delivery.ts imports src/server/context.ts (types)', 'src/server/webhooks/delivery.ts imports src/server/services/charges.ts (types)'].sort(),
+    );
+  }, 60_000);
+});

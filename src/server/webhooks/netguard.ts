@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Mode } from '../context.js';
+import type { Mode } from '../services/context.js';
 
 /**
  * Outbound address policy for webhook deliveries (SSRF protection).
