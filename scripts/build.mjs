@@ -46,8 +46,8 @@ log('built generated/spec.json, operations.json and presentation.json');
 
 /**
  * commander requires node:child_process when it loads, for executable subcommands, which mpay
- * does not have; loading it (with net, dgram and streams) took ~2 ms of every command. Its
- * require is answered by a module that loads child_process on first use instead.
+ * does not have; loading it (with net, dgram and streams) would add to every command's
+ * start-up. Its require is answered by a module that loads child_process on first use instead.
  */
 const lazyChildProcess = {
   name: 'lazy-child-process',

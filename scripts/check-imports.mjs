@@ -3,8 +3,9 @@
 //    and are not edges: a command's run.ts may import its options type from its index.ts);
 //  - each layer imports only the layers below it (docs/architecture.md, "Layers"); for the
 //    layers marked `types`, type-only imports count too;
-//  - route handlers run no SQL: no SQL text and no use of the store's handle (`.db`, `.tx`) in
-//    src/server/routes, read with TypeScript's parser (comments do not count).
+//  - route handlers run no SQL: no SQL text (in any case) and no use of the store's handle
+//    (`.db`, `['db']`, `{ db }`, `.tx`) in src/server/routes, read with TypeScript's parser
+//    (comments do not count).
 //
 //   node scripts/check-imports.mjs [root]   # prints what it found; exit 1 on any cycle or violation
 import { parseDependencyTree, parseCircular } from 'dpdm';
@@ -17,7 +18,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
  * What each layer may import from src/ (besides itself), the first matching prefix winning;
- * `not` takes prefixes back out of `may`; `types`: type-only imports are edges too; `sql:
+ * `not` takes prefixes back out of `may`, save where a longer prefix of `may` gives one back; `types`: type-only imports are edges too; `sql:
  * false`: its modules may not run SQL. The CLI sits on top and may import every layer.
  */
 export const LAYERS = [
@@ -34,7 +35,7 @@ export const LAYERS = [
     may: [
       'src/server/errors.ts',
       'src/server/lists.ts',
-      'src/server/caches.ts',
+      'src/server/calendarMemo.ts',
       'src/server/memo.ts',
       'src/server/clock.ts',
       'src/server/keyring.ts',
@@ -48,7 +49,14 @@ export const LAYERS = [
   // Routes parse, call a service and shape the answer: they never reach the store (nor the
   // SQL of list paging), types included, and run no SQL.
   { layer: 'src/server/routes/', may: ['src/server/', 'src/contract/', 'src/domain/'], not: ['src/server/lists.ts'], types: true, sql: false },
-  { layer: 'src/server/webhooks/', may: ['src/server/', 'src/store/', 'src/contract/', 'src/domain/'], not: ['src/server/routes/', 'src/server/services/', 'src/server/app.ts', 'src/server/runtime.ts'] },
+  // Webhook delivery sits below the services (they call it): of them it takes only the deps'
+  // type, and not the HTTP layer's context either.
+  {
+    layer: 'src/server/webhooks/',
+    may: ['src/server/services/context.ts', 'src/server/', 'src/store/', 'src/contract/', 'src/domain/'],
+    not: ['src/server/routes/', 'src/server/services/', 'src/server/app.ts', 'src/server/runtime.ts', 'src/server/context.ts'],
+    types: true,
+  },
   { layer: 'src/server/', may: ['src/store/', 'src/contract/', 'src/domain/'] },
   // mpay/embedded is the one SDK module that may load the service; the SDK ('mpay') never does
   { layer: 'src/sdk/embedded.ts', may: ['src/server/', 'src/contract/', 'src/domain/'] },
@@ -56,8 +64,11 @@ export const LAYERS = [
   { layer: 'src/cli/', may: ['src/sdk/', 'src/server/', 'src/store/', 'src/contract/', 'src/domain/'] },
 ];
 
-/** SQL in a string: a statement's keywords as the code writes them (upper case). */
-const SQL_TEXT = /\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|BEGIN|COMMIT|ROLLBACK)\b/;
+/** SQL in a string: a statement's keywords in any case. */
+const SQL_TEXT = /\b(SELECT\b[\s\S]*\bFROM|INSERT\s+INTO|UPDATE\s+\w+\s+SET|DELETE\s+FROM|CREATE\s+(TABLE|INDEX))\b/i;
+/** A transaction's statement: its keyword in upper case anywhere, or alone in a string in any case ("Begin here" is prose). */
+const TX_TEXT = [/\b(BEGIN|COMMIT|ROLLBACK)\b/, /^\s*(begin|commit|rollback)(\s+(immediate|deferred|exclusive|transaction|work))?\s*;?\s*$/i];
+const isSql = (text) => SQL_TEXT.test(text) || TX_TEXT.some((re) => re.test(text));
 /** Members of the store's handle (Db, Queryable) and of a request's context that reach it. */
 const STORE_MEMBERS = new Set(['db', 'tx', 'prepare', 'exec']);
 
@@ -66,13 +77,18 @@ export function sqlUses(fileName, text) {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const found = [];
   const at = (node) => source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+  // a property's name as written, quoted ({ 'db': store }) or not
+  const nameOf = (name) => (ts.isStringLiteralLike(name) ? name.text : name.getText(source));
   const visit = (node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
-      if (SQL_TEXT.test(node.text)) found.push(`line ${at(node)}: SQL text`);
+      if (isSql(node.text)) found.push(`line ${at(node)}: SQL text`);
     } else if (ts.isPropertyAccessExpression(node) && STORE_MEMBERS.has(node.name.text)) {
       found.push(`line ${at(node)}: .${node.name.text}`);
-    } else if (ts.isBindingElement(node) && STORE_MEMBERS.has((node.propertyName ?? node.name).getText(source))) {
-      found.push(`line ${at(node)}: { ${(node.propertyName ?? node.name).getText(source)} }`);
+    } else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) && STORE_MEMBERS.has(node.argumentExpression.text)) {
+      // ctx['db'] is ctx.db
+      found.push(`line ${at(node)}: ['${node.argumentExpression.text}']`);
+    } else if (ts.isBindingElement(node) && STORE_MEMBERS.has(nameOf(node.propertyName ?? node.name))) {
+      found.push(`line ${at(node)}: { ${nameOf(node.propertyName ?? node.name)} }`);
     }
     ts.forEachChild(node, visit);
   };
@@ -90,7 +106,8 @@ function layerViolations(tree, onlyTyped) {
     const own = rule.layer.endsWith('/') ? rule.layer : dirname(rule.layer) + '/';
     for (const d of deps ?? []) {
       if (!d.id?.startsWith('src/')) continue;
-      const allowed = (d.id.startsWith(own) || rule.may.some((p) => d.id.startsWith(p))) && !(rule.not ?? []).some((p) => d.id.startsWith(p));
+      const longest = (prefixes) => Math.max(-1, ...prefixes.filter((p) => d.id.startsWith(p)).map((p) => p.length));
+      const allowed = longest([own, ...rule.may]) > longest(rule.not ?? []);
       if (!allowed) violations.push(`${file} imports ${d.id}${onlyTyped ? ' (types)' : ''}`);
     }
   }

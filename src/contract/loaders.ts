@@ -1,6 +1,6 @@
 /**
  * The contract's resource modules, each loaded when it is first asked for. A module builds its
- * zod schemas as it loads, and the whole contract is ~1,800 schemas (~13 ms): a process that
+ * zod schemas as it loads, and the whole contract is ~1,800 schemas: a process that
  * serves one endpoint (every embedded CLI command) builds the schemas of that endpoint's
  * resource only. The server routes by the table the build generates from the same modules
  * (generated/operations.json: method, path, credentials, resource), which needs no schema.

@@ -10,6 +10,15 @@ export function percentOf(amountCents: number, bps: number): number {
   return Math.floor((amountCents * bps + 5000) / 10000);
 }
 
+/**
+ * A percentage as the API takes it (a number with at most two decimals: 2.99) in basis points
+ * (299). Rounded to the nearest point, so the binary fraction of a decimal (0.29 × 100 is
+ * 28.999…) lands on the point it names.
+ */
+export function percentToBps(percent: number): number {
+  return Math.round(percent * 100);
+}
+
 /** Splits an amount into n integer parts; the remainder goes to the first part. */
 export function splitInstallments(amountCents: number, n: number): number[] {
   assertCents(amountCents);

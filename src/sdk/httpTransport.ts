@@ -19,8 +19,8 @@ export class HttpTransport implements Transport {
   }
 
   async send(req: TransportRequest): Promise<TransportResponse> {
-    // node:http rather than undici: loading undici took ~45 ms of a CLI command, and its idle
-    // keep-alive socket and timers held the process ~55 ms after the answer; the global agents
+    // node:http rather than undici: undici is slow to load, and its idle keep-alive socket and
+    // timers hold the process after the answer (`npm run bench:startup`, the remote read); the global agents
     // keep connections alive for a run of requests and let the process exit as soon as it is done.
     const url = new URL(this.base + req.path);
     const { request } = url.protocol === 'https:' ? await import('node:https') : await import('node:http');

@@ -70,6 +70,9 @@ export async function readCapped(req: Request, max: number): Promise<Uint8Array>
 export function readIncomingCapped(incoming: IncomingMessage, max: number): Promise<Uint8Array> {
   if (declaredOver(incoming.headers['content-length'], max)) return Promise.reject(tooLarge(max));
   if (incoming.readableEnded) return Promise.resolve(new Uint8Array(0));
+  // a client gone before the body is read (while a slow step ran): 'aborted' has already fired
+  // and would never fire again, so the read would wait for ever
+  if (incoming.destroyed && !incoming.complete) return Promise.reject(new ClientClosedError());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

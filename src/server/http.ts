@@ -6,6 +6,8 @@ import { byteLength, JSON_TYPE, type Answer, type CoreRequest } from './pipeline
 import { readIncomingCapped } from './body.js';
 import { capConnections, defaultConnectionLimits, openFileLimit, timeoutOptions, type ConnectionLimits } from './connections.js';
 import type { Runtime } from './runtime.js';
+import type { AppDeps } from './context.js';
+import { requestIdOf } from './pipeline/log.js';
 
 export interface RunningServer {
   url: string;
@@ -100,11 +102,20 @@ function writeAnswer(res: ServerResponse, a: Answer): void {
   req.resume();
 }
 
+export interface ListenerOptions {
+  /** the runtime's log: an answer that cannot be written is logged here */
+  log?: AppDeps['log'];
+  /** a connection over a cap, answered 503 when it opened: nothing it sends is served */
+  refused?: (s: Socket) => boolean;
+}
+
 /**
  * The server's request listener: every request, endpoint or page, goes through the app's
- * pipeline (src/server/pipeline) and its answer is written straight to the socket.
+ * pipeline (src/server/pipeline) and its answer is written straight to the socket. The pipeline
+ * answers and logs every error of its own; an answer that cannot be written (a header Node
+ * refuses, say) is logged here with its request id and, when nothing was sent yet, answered 500.
  */
-export function requestListener(app: App, refused: (s: Socket) => boolean = () => false): (req: IncomingMessage, res: ServerResponse) => void {
+export function requestListener(app: App, { log, refused = () => false }: ListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     // a connection over a cap was answered 503 when it opened: nothing it sends is served
     if (refused(req.socket)) {
@@ -113,15 +124,22 @@ export function requestListener(app: App, refused: (s: Socket) => boolean = () =
     }
     const url = req.url ?? '/';
     const q = url.indexOf('?');
+    let answer: Answer | undefined;
     app
       .handle(new NodeRequest(req, req.method ?? 'GET', q < 0 ? url : url.slice(0, q), q < 0 ? '' : url.slice(q)))
-      .then((a) => writeAnswer(res, a))
+      .then((a) => {
+        answer = a;
+        writeAnswer(res, a);
+      })
       .catch((err: unknown) => {
-        // the pipeline answers every error itself: this is a write that failed (a closed socket)
+        const given = answer?.headers['X-Request-Id'];
+        const requestId = typeof given === 'string' ? given : requestIdOf(req.headers['x-request-id'] as string | undefined);
+        const e = err as Error | undefined;
+        log?.({ level: 'error', request_id: requestId, error: e?.name, message: `answer not written: ${e?.message}`, stack: e?.stack });
         if (!res.headersSent) {
-          res.writeHead(500, { 'content-type': JSON_TYPE });
+          res.writeHead(500, { 'content-type': JSON_TYPE, 'X-Request-Id': requestId });
           res.end(JSON.stringify({ success: false, message: 'Internal error', error: 'internal_error' }));
-        } else res.destroy(err as Error);
+        } else res.destroy(e);
       });
   };
 }
@@ -134,7 +152,7 @@ export function listen(rt: Runtime, host: string, port: number, limits: Partial<
   const l = { ...defaultConnectionLimits(openFileLimit()), ...limits };
   return new Promise((resolve, reject) => {
     let refused: (s: Socket) => boolean = () => false;
-    const server = createServer(timeoutOptions(l), requestListener(rt.app, (s) => refused(s)));
+    const server = createServer(timeoutOptions(l), requestListener(rt.app, { log: rt.deps.log, refused: (s) => refused(s) }));
     refused = capConnections(server, l, rt.deps.trustProxy);
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -139,7 +139,7 @@ export function keptAnswer(out: { data?: unknown }): string {
 /**
  * `keptAnswer` of an envelope already serialised: the text itself when no key of it is a field
  * shown once (a charge's answer, every time), without parsing it and serialising it again
- * (~2 % of a POST /v1/charges's CPU). A text that names one anywhere, nested or not, takes the
+ * (a POST /v1/charges pays for the parse otherwise; `npm run bench:server` has the POST row). A text that names one anywhere, nested or not, takes the
  * parse: the answer kept is the same either way.
  */
 export function keptText(text: string): string {
@@ -223,7 +223,7 @@ type Finish = { keep: StoredResponse } | { release: true } | null;
  * INSERT, and the transaction rolls back). Should the handler use the store again before it
  * is done, or take longer than ANSWER_WAIT_MS, the transaction commits without the answer
  * (the claim 'processing') and the answer is kept afterwards in a transaction of its own. On
- * PostgreSQL a concurrent request with the same key now runs its handler too before its INSERT
+ * PostgreSQL a concurrent request with the same key runs its handler too before its INSERT
  * waits for the other's COMMIT and fails: the same answer (a replay), some work thrown away.
  */
 class TxClaim {
@@ -386,8 +386,9 @@ async function keepUnclaimed(deps: ServiceDeps, merchantId: string, key: string,
  * a key already known (kept answer, another request, expired, abandoned) finds the claim's
  * INSERT refused, so the run's transaction rolls back and the key goes the usual way (replay,
  * 409, wait, take over); a run that loses the race for the key likewise, waiting for the
- * winner's answer. The key is not looked up before the run: that read cost every new key
- * ~10 % of a POST, for the rare replay's sake (a replay now runs the handler's transaction,
+ * winner's answer. The key is not looked up before the run: that read would cost every new
+ * key a store read on each POST (the POST row of `npm run bench:server`), for the rare
+ * replay's sake (a replay runs the handler's transaction,
  * rolled back at its end, before it replays: nothing of it commits); a run refused before its
  * transaction looks it up then, so a known key's answer (a replay, a 409) still comes first.
  * It returns only once the transaction holding the run's writes, its key and its answer has

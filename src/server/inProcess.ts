@@ -56,7 +56,8 @@ function toTransport(a: Answer): TransportResponse {
 /**
  * Requests of the embedded service answered by the app's pipeline as the node:http server's
  * are: no Web Request, Response or stream is built, and Node's fetch implementation (undici,
- * ~20 ms to load) is not loaded by an embedded command.
+ * costly to load: `npm run bench:startup` times the embedded read) is not loaded by an embedded
+ * command.
  */
 export function inProcessHandler(app: App, origin: string): DirectHandler {
   return (req: TransportRequest, chunks?: AsyncIterable<Uint8Array>) => {

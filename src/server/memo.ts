@@ -3,12 +3,12 @@ import { LRUCache } from 'lru-cache';
 /**
  * The one bounded memo of the server: at most `max` entries, the least recently used dropped
  * first (lru-cache). A value may be null — a remembered "nothing" — and is told apart from a
- * miss (undefined). Every memo belongs to a runtime (src/server/caches.ts), none to a module.
+ * miss (undefined). Every memo belongs to a runtime (src/server/services/caches.ts), none to a module.
  */
 export class Memo<K extends {}, V> {
   /**
    * Made on the first `set`: lru-cache allocates its arrays for `max` entries up front, which
-   * for the runtime's memos (some 54,000 entries) took ~3 ms of every embedded CLI command,
+   * for the runtime's memos (some 54,000 entries) would cost ~3 ms of every embedded CLI command,
    * most of which never remember anything (bench/startup).
    */
   private lru: LRUCache<K, { v: V }> | undefined;

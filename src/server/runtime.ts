@@ -5,7 +5,7 @@ import { openSqlite } from '../store/sqlite.js';
 import type { Db } from '../store/db.js';
 import { defaultFileStore, type FileStore } from '../store/files.js';
 import { createApp } from './app.js';
-import { newCaches } from './caches.js';
+import { newCaches } from './services/caches.js';
 import { WindowDuePolicy, type DuePolicy } from './pipeline/due.js';
 import { systemClock, type Clock } from './clock.js';
 import type { AppDeps, Mode } from './context.js';

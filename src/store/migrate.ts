@@ -9,7 +9,7 @@ import { MIGRATIONS } from './migrations/index.js';
  */
 export async function migrate(db: Db, exec: (q: Queryable, sql: string) => void | Promise<void>): Promise<number> {
   // Read before writing: an up-to-date database (every CLI command opens one) is checked
-  // without a write transaction, which took the write lock and a group commit (~1.4 ms of
+  // without a write transaction, which would take the write lock and a group commit (~1.4 ms of
   // every embedded command, bench/startup).
   const table =
     db.dialect.name === 'sqlite'

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
@@ -45,6 +46,10 @@ interface Prepared {
 }
 
 type RowMaker = ((values: unknown[]) => Row) & { width: number };
+
+/** Statements kept prepared per connection (as many as PgDb keeps texts). */
+const STATEMENTS = 2_000;
+const statementCache = () => new LRUCache<string, Prepared>({ max: STATEMENTS });
 
 /**
  * Prepares a statement. One that returns rows answers arrays (better-sqlite3's raw mode),
@@ -133,9 +138,13 @@ function ownerOnly(file: string): void {
 export class SqliteDb implements Db {
   readonly dialect = dialect;
   private readonly conn: Database.Database;
-  private readonly stmts = new Map<string, Prepared>();
+  /**
+   * prepared statements by their text, the least recently used dropped past STATEMENTS: the
+   * code's texts are a fixed set but for `IN (?, …)` lists, one text per list length
+   */
+  private readonly stmts = statementCache();
   /** the connection for plain statements while a group is open (opened on first need); null in memory */
-  private reader: { conn: Database.Database; stmts: Map<string, Prepared> } | null | undefined;
+  private reader: { conn: Database.Database; stmts: LRUCache<string, Prepared> } | null | undefined;
   private readonly jobs: Job[] = [];
   private draining = false;
   private readonly inner: Queryable;
@@ -276,7 +285,7 @@ export class SqliteDb implements Db {
           conn?.close();
           return false;
         }
-        this.reader = { conn, stmts: new Map() };
+        this.reader = { conn, stmts: statementCache() };
       }
     }
     return this.reader !== null;

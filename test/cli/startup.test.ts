@@ -77,7 +77,7 @@ describe('start-up loads only what a command uses', () => {
     for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
       expect(heavy(mods, new RegExp(marker)), marker).toEqual([]);
     }
-    // nor Node's own fetch (Web Request/Response): ~20 ms of every embedded command's start-up
+    // nor Node's own fetch (Web Request/Response): slow to load, on every embedded command's start-up
     expect(mods).not.toContain('builtin:undici');
   });
 
@@ -97,7 +97,7 @@ describe('start-up loads only what a command uses', () => {
       const env = { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
       const mods = loaded(['--base-url', server.url, 'keys', 'list', '-o', 'json'], 'remote', env);
       expect(mods.some((m) => m.startsWith('bundle:src/sdk/httpTransport.ts'))).toBe(true);
-      // undici held the process ~55 ms after the answer (keep-alive socket, timers) and took ~45 ms to load
+      // undici holds the process after the answer (keep-alive socket, timers) and is slow to load
       expect(heavy(mods, /better-sqlite3|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
       // nor the contract's schemas: the client calls by a generated table of paths
       expect(heavy(mods, /node_modules\/zod\/|src\/contract\/resources\//)).toEqual([]);

@@ -1,5 +1,5 @@
 /**
- * Issue 14 item 2: the fee of a split charge is the MDR of the whole charge, computed once, and
+ * The fee of a split charge is the MDR of the whole charge, computed once, and
  * divided among the parties so that the parts add up to it exactly (and the gross likewise);
  * the cents left over go to the remainder party (charge_remainder_fee, else the first rule).
  */

@@ -323,8 +323,19 @@ describe('two server processes on one PostgreSQL database', () => {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      // a moment more, for a duplicate that would arrive late
-      await new Promise((r) => setTimeout(r, 1_500));
+      // until every delivery of these endpoints is final and unleased: no worker holds one to
+      // send, so no duplicate can still arrive
+      const unsettled = async () =>
+        (await db.get<{ n: number }>(
+          `SELECT COUNT(*) AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+            WHERE e.url IN (?, ?) AND (d.state = 'scheduled' OR d.lease_owner IS NOT NULL)`,
+          [base + '/a', base + '/b'],
+        ))!.n;
+      const settleBy = Date.now() + 30_000;
+      for (let n = await unsettled(); Number(n) > 0; n = await unsettled()) {
+        if (Date.now() > settleBy) throw new Error(`${n} deliveries still scheduled or leased after 30 s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
 
       for (const [path, counts] of seen) {
         const ours = [...counts].filter(([, n]) => n > 0);

@@ -1,6 +1,6 @@
 /**
  * GET /v1/charges/{id} and GET /v1/charges serve a charge's record as JSON text remembered
- * while its row reads the same (services/charges.ts chargeJson): the body must be byte for
+ * while its row reads the same (services/charges/view.ts chargeJson): the body must be byte for
  * byte the JSON.stringify of the envelope built from the rows as stored, served the first time
  * and again, and a change to any column — made outside the app too — must show at the next read.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 8: anonymous visitors cannot lock a link with max_uses. Rule chosen: holds are
+ * Anonymous visitors cannot lock a link with max_uses. Holds are
  * bounded per client and in time — a pending checkout payment (a PIX not yet paid) holds one
  * use for at most its 15 minutes, and a client (IP address) holds at most one use of a link at
  * a time; completed payments are what `current_uses` counts.

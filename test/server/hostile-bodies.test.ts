@@ -1,5 +1,5 @@
 /**
- * Issue 18 item 4: deep JSON and large bodies on the unauthenticated and publishable-key
+ * Deep JSON and large bodies on the unauthenticated and publishable-key
  * operations. Nesting is limited before parsing (a valid but deep document is refused with
  * 400 invalid_json naming the limit, without being parsed), public operations take small
  * bodies, and the checkout's per-IP budget is spent before the body is read.

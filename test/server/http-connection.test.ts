@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net';
 import { Agent, FormData as UndiciFormData, request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { listen, type RunningServer } from '../../src/server/http.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { chargeBody } from '../helpers/money.js';
@@ -162,10 +162,18 @@ describe('a refusal before the body is read', () => {
 });
 
 describe('a client that goes away mid-request', () => {
-  const settle = async () => {
-    for (let i = 0; i < 50 && !logs.some((l) => l.status !== undefined); i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 50));
-  };
+  /**
+   * Until the request's access line is logged: the pipeline writes it last, after the handler
+   * has returned and after any error entry (src/server/pipeline/index.ts), so once it is there
+   * nothing more of the request can be logged or written.
+   */
+  const settle = (path: (p: string) => boolean) =>
+    vi.waitFor(
+      () => {
+        if (!logs.some((l) => l.status !== undefined && typeof l.path === 'string' && path(l.path))) throw new Error(`no access line for the request yet: ${JSON.stringify(logs)}`);
+      },
+      { timeout: 5_000, interval: 10 },
+    );
 
   it('a JSON body cut off by the client is logged once as 499 at info, without an error entry or a stack', async () => {
     logs.length = 0;
@@ -175,7 +183,7 @@ describe('a client that goes away mid-request', () => {
     sock.write(body);
     await new Promise((r) => setTimeout(r, 100));
     sock.destroy();
-    await settle();
+    await settle((p) => p === '/v1/charges');
     expect(logs.filter((l) => l.level === 'error')).toEqual([]);
     expect(logs.some((l) => 'stack' in l)).toBe(false);
     const access = logs.filter((l) => l.path === '/v1/charges');
@@ -196,7 +204,7 @@ describe('a client that goes away mid-request', () => {
     sock.write(png);
     await new Promise((r) => setTimeout(r, 100));
     sock.destroy();
-    await settle();
+    await settle((p) => p.endsWith('/upload'));
     expect(logs.filter((l) => l.level === 'error')).toEqual([]);
     const access = logs.filter((l) => typeof l.path === 'string' && (l.path as string).endsWith('/upload'));
     expect(access).toMatchObject([{ level: 'info', status: 499 }]);

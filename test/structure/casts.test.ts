@@ -1,4 +1,4 @@
-// Issue 16 item 6: callers' types come from the contract (BodyOf, QueryOf, DataOf, ParamsOf), so
+// Callers' types come from the contract (BodyOf, QueryOf, DataOf, ParamsOf), so
 // src/ casts nothing to `never` to get past them and re-declares no response shape with
 // `.data as { … }`. The few `as never` left are listed here, each with its reason: a new one
 // fails this test (take the type from the contract instead); removing one means lowering its count here.

@@ -6,7 +6,7 @@
  * budget (rateLimit.ts LinkBudget), which requests refused for any reason never spend.
  *
  * Uses of a link: `current_uses` counts paid uses only (recordLinkUse runs in the capture
- * transaction, see services/charges.ts). So that `max_uses` is never exceeded, a charge that
+ * transaction, see services/charges/capture.ts). So that `max_uses` is never exceeded, a charge that
  * is still pending (a card being decided, a PIX not yet paid and not expired) reserves one of
  * the remaining uses: a payer who finds every remaining use reserved is refused up front
  * (409 conflict, Retry-After) and no charge is created. Holds are bounded per client and in

@@ -10,7 +10,7 @@ import type { IdGenerator } from '../../domain/ids.js';
 import type { Pricing } from '../../domain/pricing.js';
 import type { Db } from '../../store/db.js';
 import type { FileStore } from '../../store/files.js';
-import type { Caches } from '../caches.js';
+import type { Caches } from './caches.js';
 import type { Clock } from '../clock.js';
 import type { Keyring } from '../keyring.js';
 import type { UploadRules } from './uploadQuota.js';
@@ -32,7 +32,7 @@ export interface ServiceDeps {
   publicBaseUrl?: string;
   /** structured log lines (the pipeline's, due work's and the webhook worker's); never bodies or headers */
   log?: (entry: Record<string, unknown>) => void;
-  /** the runtime's caches (src/server/caches.ts) */
+  /** the runtime's caches (services/caches.ts) */
   caches: Caches;
   /** due work: how many items each job moves per call (one transaction per batch) */
   due: { readonly batch: number };

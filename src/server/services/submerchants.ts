@@ -8,6 +8,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import type { Address, LegalRepresentative, RequirementsResult, Submerchant, SubmerchantChange, SubmerchantDocument, UploadedFile } from '../../contract/resources/submerchants.js';
 import { FILE_KEY_RE, FILE_KINDS, kindOfMime, sanitizeFileName, type FileKind } from '../../domain/files.js';
+import { percentToBps } from '../../domain/money.js';
 import { transition } from '../../store/transition.js';
 import { allowedDocumentTypes, birthDateProblem, CORRECTABLE_STATUSES, UNDER_REVIEW_FIELDS, type EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
@@ -387,7 +388,7 @@ export async function upsertPartner(
       } else if (b.legal_name !== undefined) {
         throw invalid('legal_name', 'is only for entity_type pj (a company); a pf partner has name only');
       }
-      const bp = b.participation_percentage !== undefined ? Math.round(b.participation_percentage * 100) : (existing?.participation_bp ?? null);
+      const bp = b.participation_percentage !== undefined ? percentToBps(b.participation_percentage) : (existing?.participation_bp ?? null);
       if (bp !== null) {
         const others = await q.get<{ s: number | null }>('SELECT SUM(participation_bp) AS s FROM legal_representatives WHERE submerchant_id = ? AND id <> ?', [
           sub.id,

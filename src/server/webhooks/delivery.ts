@@ -14,7 +14,7 @@
  * `webhook-timestamp` header uses the real wall clock, because receivers check it against theirs.
  */
 import type { Agent } from 'undici';
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../services/context.js';
 import type { Queryable } from '../../store/db.js';
 import { transition } from '../../store/transition.js';
 import { guardedLookup, literalBlocked, systemResolver, type Resolver } from './netguard.js';

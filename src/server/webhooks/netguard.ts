@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions, type LookupOneOptions } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import type { Mode } from '../context.js';
+import type { Mode } from '../services/context.js';
 
 /**
  * Outbound address policy for webhook deliveries (SSRF protection).
@@ -145,8 +145,8 @@ function policyOf(rules: readonly Rule[]): Policy {
 }
 
 // Built on first use, not at load: every embedded command loads this module (through the
-// webhook services), and building the lists (isIP's first call compiles its IPv6 pattern) cost
-// ~12 ms of each command's start-up.
+// webhook services), and building the lists (isIP's first call compiles its IPv6 pattern) would
+// add to each command's start-up (`npm run bench:startup` times the embedded read).
 let policies: Record<Mode, Policy> | undefined;
 function policy(mode: Mode): Policy {
   policies ??= { production: policyOf([...EVERYWHERE, ...PRODUCTION_ONLY]), sandbox: policyOf(EVERYWHERE) };

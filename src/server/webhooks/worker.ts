@@ -12,7 +12,7 @@
  * once: claims are atomic, so each attempt is made by one of them only.
  */
 import { randomUUID } from 'node:crypto';
-import type { ServiceDeps } from '../context.js';
+import type { ServiceDeps } from '../services/context.js';
 import {
   claimDue,
   complete,

@@ -5,6 +5,7 @@
 import type { Charge, ChargeCreate } from '../../../contract/resources/charges.js';
 import { planSale, prorate, splitShares, type PartyInput, type PaymentMethod, type SalePrice, type ShareRule } from '../../../domain/fees.js';
 import { salePrice } from '../../../domain/pricing.js';
+import { percentToBps } from '../../../domain/money.js';
 import { invalid } from '../../errors.js';
 import { ratesOf, totalOf, type ChargeRow, type StoredParty } from './rows.js';
 
@@ -40,7 +41,7 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
     const sum = rules.reduce((a, r) => a + r.amount!, 0);
     if (sum !== body.amount) throw invalid('split_rules', `the rule amounts add up to ${sum} cents; they must add up to the charge amount, ${body.amount}`);
   } else {
-    const bps = rules.reduce((a, r) => a + Math.round(r.percentage! * 100), 0);
+    const bps = rules.reduce((a, r) => a + percentToBps(r.percentage!), 0);
     if (bps !== 10000) throw invalid('split_rules', `the percentages add up to ${bps / 100}; they must add up to 100`);
   }
   if (!rules.some((r) => r.charge_processing_fee !== false)) {
@@ -54,7 +55,7 @@ export function draftParties(merchantId: string, body: ChargeCreate): { parties:
   }
   // the remainder party: the rule with charge_remainder_fee true, else the first rule
   const remainder = Math.max(0, rules.findIndex((r) => r.charge_remainder_fee === true));
-  const shareRules: ShareRule[] = rules.map((r) => (byAmount ? { amount: r.amount! } : { percentageBps: Math.round(r.percentage! * 100) }));
+  const shareRules: ShareRule[] = rules.map((r) => (byAmount ? { amount: r.amount! } : { percentageBps: percentToBps(r.percentage!) }));
   const shares = splitShares(body.amount, shareRules, remainder);
   const parties = rules.map((r, i) => ({
     submerchant_id: r.submerchant_id ?? null,

@@ -1,13 +1,13 @@
 /**
- * Every cache of a running service, owned by its runtime (one set per createApp): none is a
+ * Every cache of a running service, owned by its runtime (one set per openRuntime): none is a
  * module's global, so two runtimes in one process (tests, two replicas) never see each other's.
  * docs/architecture.md has the table: what each keys, its bound, what invalidates it.
  */
-import { CalendarMemo } from './calendarMemo.js';
-import { Memo } from './memo.js';
-import type { CardReading } from './services/charges/cardReading.js';
-import type { PageBoundary } from './services/chargeList.js';
-import type { KnownChargeText } from './services/charges/view.js';
+import { CalendarMemo } from '../calendarMemo.js';
+import { Memo } from '../memo.js';
+import type { CardReading } from './charges/cardReading.js';
+import type { PageBoundary } from './chargeList.js';
+import type { KnownChargeText } from './charges/view.js';
 
 export interface Caches {
   /** a charge's record text by charge id, served while its row reads the same */
