@@ -1,0 +1,53 @@
+// Boleto and PIX with a due date from the command line: the flags take what the API takes,
+// the help says what each value looks like, and tables and URLs serve what the payer needs.
+import { afterAll, describe, expect, it } from 'vitest';
+import { cliHome } from '../helpers/cli.js';
+import { addDays, localDate } from '../../src/domain/calendar.js';
+
+const home = cliHome();
+afterAll(() => home.cleanup());
+
+const due = addDays(localDate(new Date()), 5);
+const payer = [
+  '--amount', '10000', '--product-type', 'digital',
+  '--customer.name', 'Ana Souza', '--customer.email', 'ana@example.com', '--customer.tax-id', '52998224725',
+  '--customer.phone', '+5511987654321', '--customer.type', 'individual',
+  '--items', '[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]',
+];
+const address = [
+  '--customer.address.street', 'Av. Paulista', '--customer.address.number', '1000', '--customer.address.neighborhood', 'Bela Vista',
+  '--customer.address.city', 'São Paulo', '--customer.address.state', 'SP', '--customer.address.zip-code', '01310100',
+];
+const boleto = ['charges', 'create', ...payer, ...address, '--payment-method', 'boleto', '--payment-details.due-date', due];
+
+describe('--payment-details.interest takes both meanings', () => {
+  it('a number is the monthly basis points of a boleto', () => {
+    const r = home.run([...boleto, '--payment-details.interest', '100', '--payment-details.fine', '200', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().due).toMatchObject({ interest: 100, fine: 200 });
+  });
+
+  it('a number is the monthly basis points of a PIX with a due date', () => {
+    const r = home.run(['charges', 'create', ...payer, '--payment-method', 'pix', '--payment-details.due-date', due, '--payment-details.interest', '33', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().due).toMatchObject({ interest: 33 });
+  });
+
+  it('merchant/buyer still go to a card charge; anything else is refused naming both', () => {
+    const r = home.run(['charges', 'create', ...payer, '--payment-method', 'credit_card', '--payment-details.token', 'tok_x', '--payment-details.interest', 'sometimes']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--payment-details\.interest must be merchant, buyer or a whole number/);
+    const range = home.run([...boleto, '--payment-details.interest', '99999999']);
+    expect(range.code).toBe(2);
+    expect(range.stderr).toMatch(/--payment-details\.interest/);
+  });
+
+  it('the help says both meanings', () => {
+    const r = home.run(['charges', 'create', '--help'], { env: { COLUMNS: '400' } });
+    expect(r.code).toBe(0);
+    const line = r.stdout.split('\n').find((l) => l.includes('--payment-details.interest'));
+    expect(line).toMatch(/merchant/);
+    expect(line).toMatch(/buyer/);
+    expect(line).toMatch(/basis points/);
+  });
+});
