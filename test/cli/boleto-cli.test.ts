@@ -51,3 +51,40 @@ describe('--payment-details.interest takes both meanings', () => {
     expect(line).toMatch(/basis points/);
   });
 });
+
+describe('charges create --help for a boleto', () => {
+  const help = () => {
+    const r = home.run(['charges', 'create', '--help'], { env: { COLUMNS: '400' } });
+    expect(r.code).toBe(0);
+    return r.stdout;
+  };
+  const flagLine = (text: string, flag: string) => text.split('\n').find((l) => l.trimStart().startsWith(`${flag} `)) ?? '';
+
+  it('--customer.address.number is the street number, and the API takes "S/N" and "12A" for it', () => {
+    const line = flagLine(help(), '--customer.address.number');
+    expect(line).not.toMatch(/card/);
+    expect(line).toMatch(/street number/);
+    expect(line).toMatch(/S\/N/);
+    for (const n of ['S/N', '12A']) {
+      const args = boleto.map((a, i) => (boleto[i - 1] === '--customer.address.number' ? n : a));
+      const r = home.run([...args, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+    }
+  });
+
+  it('--payment-details.due-date gives its form and its day', () => {
+    const line = flagLine(help(), '--payment-details.due-date');
+    expect(line).toMatch(/YYYY-MM-DD/);
+    expect(line).toMatch(/São Paulo day/);
+  });
+
+  it('shows a boleto example, which works as written (with a due date in range)', () => {
+    const example = help().split('\n').find((l) => l.includes('$ mpay charges create') && l.includes('--payment-method boleto'));
+    expect(example).toBeDefined();
+    const args = [...example!.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!).slice(2);
+    const dated = args.map((a, i) => (args[i - 1] === '--payment-details.due-date' ? due : a));
+    const r = home.run([...dated, '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json()).toMatchObject({ payment_method: 'boleto', status: 'pending', due: { fine: 200, interest: 100 } });
+  });
+});

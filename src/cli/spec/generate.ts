@@ -113,7 +113,10 @@ export function mergeUnion(branches: JS[], labels: (string | undefined)[] = []):
       const whole = vs.find(isWhole)!;
       const words = [...new Set(vs.filter(isWords).flatMap((v) => v.enum ?? [v.const]))].map(String);
       merged[k] = { ...whole, 'x-choices': words, description: joinDescriptions(vs, propLabels[k]!) };
-    } else merged[k] = vs[0]!;
+    } else {
+      const description = joinDescriptions(vs, propLabels[k]!);
+      merged[k] = description === undefined ? vs[0]! : { ...vs[0]!, description };
+    }
   }
   const required = Object.keys(merged).filter((k) => flat.every((b) => (b.required ?? []).includes(k)));
   return { type: 'object', properties: merged, required };
@@ -236,6 +239,7 @@ export function generateSpecs(): OperationSpec[] {
       message: e.message,
       command: [...e.cli.command],
       example: e.cli.example,
+      ...(e.cli.moreExamples ? { moreExamples: [...e.cli.moreExamples] } : {}),
       columns: [...(e.cli.columns ?? [])],
       ...(e.cli.importance ? { importance: [...e.cli.importance] } : {}),
       money: moneyFields(e.response),
