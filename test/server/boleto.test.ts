@@ -5,6 +5,8 @@
  * amount settling D+1 net of the boleto fee, expiry, the sandbox's magic payers, split and
  * refunds.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, chargeBody, checkLedger, checkStatements, receivablesOf } from '../helpers/money.js';
@@ -170,6 +172,19 @@ describe('paying a boleto', () => {
     expect(paid.body.message).toBe('Boleto paid');
     expect(paid.body.data).toMatchObject({ status: 'captured', paid_amount: 9500, fee_amount: 349, net_amount: 9151 });
     expect(paid.body.data.due).toMatchObject({ paid_on: '2026-01-20', discount_amount: 500, fine_amount: 0, interest_amount: 0 });
+  });
+
+  it('a discount.until on a weekend holds until the next business day (docs/api.md says so)', async () => {
+    // until Saturday 2026-01-17: Monday 2026-01-19 still gets the discount, Tuesday does not
+    const monday = (await env.call('POST', '/v1/charges', boletoBody(10000, { discount: { amount: 500, until: '2026-01-17' } }))).body.data;
+    const tuesday = (await env.call('POST', '/v1/charges', boletoBody(10000, { discount: { amount: 500, until: '2026-01-17' } }))).body.data;
+    await advanceDays(5); // Tuesday 2026-01-20
+    const a = await env.call('POST', `/v1/sandbox/charges/${monday.id}/pay`, { paid_on: '2026-01-19' });
+    expect(a.body.data).toMatchObject({ paid_amount: 9500, due: { paid_on: '2026-01-19', discount_amount: 500 } });
+    const b = await env.call('POST', `/v1/sandbox/charges/${tuesday.id}/pay`, { paid_on: '2026-01-20' });
+    expect(b.body.data).toMatchObject({ paid_amount: 10000, due: { paid_on: '2026-01-20', discount_amount: 0 } });
+    const api = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(api).toMatch(/`until` on a weekend or national holiday moves to the next business day/);
   });
 
   it('a due date on a Sunday is paid without fine or interest on Monday; D+1 settles net of the fee into the wallet', async () => {

@@ -142,7 +142,7 @@ const dueTerms = {
   discount: z
     .strictObject({
       amount: positiveCents().describe('cents off, less than the amount'),
-      until: isoDate().describe('the last day it applies, on or before the due date'),
+      until: isoDate().describe('the last day it applies (YYYY-MM-DD), on or before the due date; moved to the next business day when it is not one'),
     })
     .optional()
     .describe('a fixed amount off on a payment on or before `until`'),
