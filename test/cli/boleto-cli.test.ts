@@ -88,3 +88,13 @@ describe('charges create --help for a boleto', () => {
     expect(r.json()).toMatchObject({ payment_method: 'boleto', status: 'pending', due: { fine: 200, interest: 100 } });
   });
 });
+
+describe('an impossible day', () => {
+  it('sandbox pay --paid-on 2026-02-30 says it is not a calendar day', () => {
+    const c = home.run([...boleto, '-o', 'json']);
+    expect(c.code, c.stderr).toBe(0);
+    const r = home.run(['sandbox', 'pay', c.json().id, '--paid-on', '2026-02-30']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/paid_on: 2026-02-30 is not a calendar day/);
+  });
+});

@@ -143,6 +143,26 @@ describe('creating a boleto', () => {
     expect(d?.message, JSON.stringify(r.body)).toContain(says);
   });
 
+  it('an impossible day in the right form is a 400 saying it is not a calendar day; a wrong form still names the form', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ due_date: '2026-02-30' }, 'payment_details.due_date', /2026-02-30 is not a calendar day/],
+      [{ due_date: '2026-04-31' }, 'payment_details.due_date', /2026-04-31 is not a calendar day/],
+      [{ discount: { amount: 100, until: '2026-01-32' } }, 'payment_details.discount.until', /2026-01-32 is not a calendar day/],
+      [{ due_date: '25/01/2026' }, 'payment_details.due_date', /must be a date in the form YYYY-MM-DD/],
+    ];
+    for (const [details, field, says] of cases) {
+      const r = await env.call('POST', '/v1/charges', boletoBody(1000, details));
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      const d = r.body.details.find((x: { field: string }) => x.field === field);
+      expect(d?.message, JSON.stringify(r.body)).toMatch(says);
+    }
+    const c = (await env.call('POST', '/v1/charges', boletoBody(1000))).body.data;
+    const pay = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, { paid_on: '2026-02-30' });
+    expect(pay.status).toBe(400);
+    expect(pay.body.details).toEqual([expect.objectContaining({ field: 'paid_on', message: expect.stringMatching(/2026-02-30 is not a calendar day/) })]);
+    expect((await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges'))!.n).toBe(1);
+  });
+
   it('an amount the boleto fee (R$ 3,49) would eat is a 400 naming amount, or the discount that makes it so', async () => {
     const r = await env.call('POST', '/v1/charges', boletoBody(349));
     expect(r.status).toBe(400);
