@@ -173,6 +173,27 @@ describe('creating a boleto', () => {
     expect(d.status).toBe(400);
     expect(d.body.details[0].field).toBe('payment_details.discount.amount');
   });
+
+  it('paying twice (a boleto, a PIX with a due date, an instant PIX) is a 409 saying it is not pending, in payment words', async () => {
+    const b = (await env.call('POST', '/v1/charges', boletoBody(10000))).body.data;
+    const cobv = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix', payment_details: { due_date: '2026-01-25' } }))).body.data;
+    const pix = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }))).body.data;
+    for (const c of [b, cobv, pix]) {
+      expect((await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`)).status).toBe(200);
+      const again = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`);
+      expect(again.status).toBe(409);
+      expect(again.body.error).toBe('invalid_state');
+      expect(again.body.message).toBe('this charge is captured, not pending: it is already paid, and only a pending charge can be paid');
+    }
+  });
+
+  it('says so in boleto words: no installments, what the amount must exceed', async () => {
+    const r = await env.call('POST', '/v1/charges', boletoBody(349));
+    expect(r.body.details[0].message).not.toMatch(/installment/);
+    expect(r.body.details[0].message).toBe('a paid boleto costs a fee of R$ 3,49: the amount (349 cents) must be more than that, so that at least 1 cent is left');
+    const d = await env.call('POST', '/v1/charges', boletoBody(400, { discount: { amount: 51, until: '2026-01-20' } }));
+    expect(d.body.details[0].message).toBe('a paid boleto costs a fee of R$ 3,49: the amount less the discount (349 cents) must be more than that, so that at least 1 cent is left');
+  });
 });
 
 describe('paying a boleto', () => {
