@@ -98,3 +98,20 @@ describe('an impossible day', () => {
     expect(r.stderr).toMatch(/paid_on: 2026-02-30 is not a calendar day/);
   });
 });
+
+describe('a boleto in a table', () => {
+  it.each([80, 200])('charges get at %i columns prints boleto.url, boleto.barcode and the digitable line whole below the box', (columns) => {
+    const c = home.run([...boleto, '-o', 'json']);
+    expect(c.code, c.stderr).toBe(0);
+    const b = c.json().boleto as { url: string; barcode: string; digitable_line: string };
+    const r = home.run(['charges', 'get', c.json().id, '-o', 'table'], { env: { COLUMNS: String(columns) } });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    const boxed = lines.filter((l) => /[│┌└├]/.test(l));
+    for (const [field, value] of [['boleto.url', b.url], ['boleto.barcode', b.barcode], ['boleto.digitable_line', b.digitable_line]] as const) {
+      expect(lines.some((l) => l.includes(value) && !/[│┌└├]/.test(l)), `${field}\n${r.stdout}`).toBe(true);
+      expect(boxed.some((l) => l.includes(value.slice(0, 20))), `${field}\n${r.stdout}`).toBe(false);
+      expect(boxed.find((l) => l.includes(field)), field).toMatch(/below/);
+    }
+  });
+});

@@ -261,11 +261,11 @@ export const charge = z.object({
     .object({
       bank_code: z.string().describe('999, the sandbox bank (no real bank has it)'),
       our_number: z.string().describe('"nosso número": the charge\'s number at the bank, 12 digits'),
-      barcode: z.string().describe('44 digits'),
+      barcode: hinted(z.string().describe('44 digits'), { copy: true }),
       digitable_line: hinted(z.string().describe('47 digits ("linha digitável")'), { copy: true }),
       formatted_line: z.string().describe('the digitable line as printed: 00000.00000 00000.000000 00000.000000 0 00000000000000'),
       due_date: z.string().describe('São Paulo day'),
-      url: z.string().describe('the printable slip: {base_url}/boleto/{id}'),
+      url: hinted(z.string().describe('the printable slip: {base_url}/boleto/{id}'), { copy: true }),
       expires_at: timestamp().describe('the end of its last payable day'),
     })
     .nullable()
