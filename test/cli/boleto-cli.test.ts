@@ -1,7 +1,8 @@
 // Boleto and PIX with a due date from the command line: the flags take what the API takes,
 // the help says what each value looks like, and tables and URLs serve what the payer needs.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cliHome } from '../helpers/cli.js';
+import { BIN, cliHome } from '../helpers/cli.js';
 import { addDays, localDate } from '../../src/domain/calendar.js';
 
 const home = cliHome();
@@ -113,5 +114,61 @@ describe('a boleto in a table', () => {
       expect(boxed.some((l) => l.includes(value.slice(0, 20))), `${field}\n${r.stdout}`).toBe(false);
       expect(boxed.find((l) => l.includes(field)), field).toMatch(/below/);
     }
+  });
+});
+
+/** `mpay ARGS` in the background; resolves with the first line of stdout (the URL) once printed. */
+function serving(args: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string; exited: Promise<number> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number>((r) => child.on('close', (c, sig) => r(c ?? (sig ? 128 : -1))));
+    child.stderr.on('data', (d) => (err += d));
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /^(http:\/\/\S+)\n/m.exec(out);
+      if (m) resolve({ url: m[1]!, child, stderr: () => err, exited });
+    });
+    child.on('close', (c) => reject(new Error(`mpay ${args.join(' ')} exited ${c} before printing a URL: ${err}`)));
+  });
+}
+
+describe("a boleto's slip in the embedded sandbox", () => {
+  it('a table with the slip URL ends with the command that serves it; JSON has no such line', () => {
+    const c = home.run([...boleto, '-o', 'table']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toMatch(/The boleto slip answers only while it is served: `mpay charges open [0-9a-f-]{36}` serves it on a free local port/);
+    const j = home.run([...boleto, '-o', 'json']);
+    expect(j.stderr).not.toMatch(/charges open/);
+  });
+
+  it('mpay charges open ID serves the printable slip on a free loopback port until Ctrl-C (exit 130)', async () => {
+    const c = home.run([...boleto, '-o', 'json']);
+    expect(c.code, c.stderr).toBe(0);
+    const { id, boleto: slip } = c.json() as { id: string; boleto: { url: string; digitable_line: string; formatted_line: string } };
+    const s = await serving(['charges', 'open', id]);
+    try {
+      const u = new URL(s.url);
+      expect(u.hostname).toBe('127.0.0.1');
+      expect(u.port).not.toBe('4010');
+      expect(u.pathname).toBe(new URL(slip.url).pathname);
+      const page = await fetch(s.url);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(slip.formatted_line);
+      expect(s.stderr()).toContain('Ctrl-C to stop');
+    } finally {
+      s.child.kill('SIGINT');
+    }
+    expect(await s.exited).toBe(130);
+  });
+
+  it('a charge without a slip (an instant PIX) is a usage error naming what has one; an unknown id is exit 4', () => {
+    const pix = home.run(['charges', 'create', ...payer, '--payment-method', 'pix', '-o', 'json']);
+    expect(pix.code, pix.stderr).toBe(0);
+    const r = home.run(['charges', 'open', pix.json().id]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/only a boleto has a printable slip/);
+    expect(home.run(['charges', 'open', '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f']).code).toBe(4);
   });
 });
