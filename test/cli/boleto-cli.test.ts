@@ -1,8 +1,7 @@
 // Boleto and PIX with a due date from the command line: the flags take what the API takes,
 // the help says what each value looks like, and tables and URLs serve what the payer needs.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cliHome } from '../helpers/cli.js';
+import { cliHome } from '../helpers/cli.js';
 import { addDays, localDate } from '../../src/domain/calendar.js';
 
 const home = cliHome();
@@ -117,23 +116,6 @@ describe('a boleto in a table', () => {
   });
 });
 
-/** `mpay ARGS` in the background; resolves with the first line of stdout (the URL) once printed. */
-function serving(args: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string; exited: Promise<number> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const exited = new Promise<number>((r) => child.on('close', (c, sig) => r(c ?? (sig ? 128 : -1))));
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/\S+)\n/m.exec(out);
-      if (m) resolve({ url: m[1]!, child, stderr: () => err, exited });
-    });
-    child.on('close', (c) => reject(new Error(`mpay ${args.join(' ')} exited ${c} before printing a URL: ${err}`)));
-  });
-}
-
 describe("a boleto's slip in the embedded sandbox", () => {
   it('a table with the slip URL ends with the command that serves it; JSON has no such line', () => {
     const c = home.run([...boleto, '-o', 'table']);
@@ -147,7 +129,7 @@ describe("a boleto's slip in the embedded sandbox", () => {
     const c = home.run([...boleto, '-o', 'json']);
     expect(c.code, c.stderr).toBe(0);
     const { id, boleto: slip } = c.json() as { id: string; boleto: { url: string; digitable_line: string; formatted_line: string } };
-    const s = await serving(['charges', 'open', id]);
+    const s = await home.serving(['charges', 'open', id]);
     try {
       const u = new URL(s.url);
       expect(u.hostname).toBe('127.0.0.1');
