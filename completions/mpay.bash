@@ -52,7 +52,7 @@ _mpay_words() {
     "links update") words="--allowed-payment-methods --amount --base-url --color --cover-image-url --currency --data-dir --description --expires-at --help --idempotency-key --input --interest --jq --json --logo-url --max-installments --max-uses --metadata --output --primary-color --product-type --profile --quiet --redirect-url --status --submerchant-id --summary-color --title --verbose --version --yes" ;;
     "links list") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --status --submerchant-id --verbose --version --yes" ;;
     "links open") words="--base-url --browser --color --data-dir --help --idempotency-key --jq --json --output --port --profile --quiet --verbose --version --yes" ;;
-    "charges") words="capture create get list refund refunds void --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "charges") words="capture create get list open refund refunds void --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges create") words="--amount --base-url --capture --color --currency --customer.address.city --customer.address.complement --customer.address.neighborhood --customer.address.number --customer.address.state --customer.address.street --customer.address.zip-code --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --data-dir --help --idempotency-key --input --items --jq --json --metadata --no-capture --output --payment-details.discount.amount --payment-details.discount.until --payment-details.due-date --payment-details.expires-in --payment-details.fine --payment-details.installments --payment-details.instructions --payment-details.interest --payment-details.pay-until-days --payment-details.token --payment-method --product-type --profile --quiet --shipping-amount --split-rules --submerchant-id --timeout --verbose --version --wait --yes" ;;
     "charges list") words="--all --base-url --color --data-dir --end-date --help --idempotency-key --jq --json --limit --output --page --payment-method --per-page --profile --quiet --start-date --status --submerchant-id --verbose --version --yes" ;;
     "charges get") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -60,6 +60,7 @@ _mpay_words() {
     "charges capture") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges void") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "charges refunds") words="--all --base-url --color --data-dir --help --idempotency-key --jq --json --limit --output --page --per-page --profile --quiet --verbose --version --yes" ;;
+    "charges open") words="--base-url --browser --color --data-dir --help --idempotency-key --jq --json --output --port --profile --quiet --verbose --version --yes" ;;
     "sandbox") words="advance calendar chargeback decide expire med pay review values wallet --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "sandbox pay") words="--amount --base-url --color --data-dir --help --idempotency-key --input --jq --json --output --paid-on --profile --quiet --verbose --version --yes" ;;
     "sandbox expire") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
@@ -236,6 +237,7 @@ _mpay_takes() {
     "charges refund") t=" --amount --input " ;;
     "charges capture") t=" --amount --input " ;;
     "charges refunds") t=" --limit --page --per-page " ;;
+    "charges open") t=" --port " ;;
     "sandbox pay") t=" --amount --input --paid-on " ;;
     "sandbox chargeback") t=" --amount --input --reason " ;;
     "sandbox med") t=" --input --reason " ;;

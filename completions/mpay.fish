@@ -16,7 +16,7 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox med' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'charges open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox med' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -223,7 +223,7 @@ complete -c mpay -n '__mpay_at '\''links open'\''' -l color
 complete -c mpay -n '__mpay_at '\''links open'\''' -l output
 complete -c mpay -n '__mpay_at '\''links open'\''' -l port -r -F
 complete -c mpay -n '__mpay_at '\''links open'\''' -l profile
-complete -c mpay -n '__mpay_at '\''charges'\''' -a 'capture create get list refund refunds void'
+complete -c mpay -n '__mpay_at '\''charges'\''' -a 'capture create get list open refund refunds void'
 complete -c mpay -n '__mpay_at '\''charges'\''' -l color
 complete -c mpay -n '__mpay_at '\''charges'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges'\''' -l profile
@@ -301,6 +301,11 @@ complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l output
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l per-page -r -F
 complete -c mpay -n '__mpay_at '\''charges refunds'\''' -l profile
+complete -c mpay -n '__mpay_at '\''charges open'\''' -l browser
+complete -c mpay -n '__mpay_at '\''charges open'\''' -l color
+complete -c mpay -n '__mpay_at '\''charges open'\''' -l output
+complete -c mpay -n '__mpay_at '\''charges open'\''' -l port -r -F
+complete -c mpay -n '__mpay_at '\''charges open'\''' -l profile
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -a 'advance calendar chargeback decide expire med pay review values wallet'
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l color
 complete -c mpay -n '__mpay_at '\''sandbox'\''' -l output

@@ -14,6 +14,7 @@ export function placeholder(f: FlagSpec): string {
   if (f.type === 'json') return '<json>';
   if (f.type === 'string[]') return '<list>';
   if (f.unit) return `<${f.unit}>`;
+  if (f.type === 'integer' && f.choices) return '<value>';
   if (f.type === 'integer' || f.type === 'number') return '<n>';
   return '<value>';
 }
@@ -27,14 +28,16 @@ export function flagDescription(f: FlagSpec): string {
   const facts: string[] = [];
   if (f.unit === 'cents') facts.push('in cents: 10000 = R$ 100,00');
   else if (f.unit) facts.push(`in ${f.unit}`);
-  if (f.minimum !== undefined && f.maximum !== undefined) {
+  const whole = f.type === 'integer' && f.choices ? `${f.choices.join(', ')} or a whole number` : undefined;
+  if (whole) facts.push(f.minimum !== undefined && f.maximum !== undefined ? `${whole} ${f.minimum} to ${f.maximum}` : whole);
+  else if (f.minimum !== undefined && f.maximum !== undefined) {
     if (!what.includes(`${f.minimum} to ${f.maximum}`)) facts.push(`${f.minimum} to ${f.maximum}`);
   }
   else if (f.minimum !== undefined) facts.push(`at least ${f.minimum}`);
   else if (f.maximum !== undefined) facts.push(`at most ${f.maximum}`);
   if (f.minLength !== undefined && f.maxLength !== undefined) facts.push(f.minLength === 1 ? `up to ${f.maxLength} characters` : `${f.minLength} to ${f.maxLength} characters`);
   else if (f.maxLength !== undefined) facts.push(`up to ${f.maxLength} characters`);
-  if (f.choices) facts.push(`one of: ${f.choices.join(', ')}`);
+  if (f.choices && !whole) facts.push(`one of: ${f.choices.join(', ')}`);
   if (f.type === 'string[]') facts.push('repeatable or comma-separated');
   if (f.type === 'boolean') facts.push('true or false');
   if (f.nullable) facts.push('null clears it');

@@ -57,7 +57,8 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     cmd.option('--all', `fetch every page${spec.pages ? ` of ${spec.pages}` : ''} (a progress line on a terminal)`);
     cmd.option('--limit <n>', `fetch pages until N ${what}, and print N at most`);
   }
-  cmd.addHelpText('after', `\nExample:\n  $ ${spec.example}\n`);
+  const examples = [spec.example, ...(spec.moreExamples ?? [])];
+  cmd.addHelpText('after', `\n${examples.length > 1 ? 'Examples' : 'Example'}:\n${examples.map((x) => `  $ ${x}\n`).join('\n')}`);
   cmd.action(
     action(deps, async (...args: unknown[]) => {
       const c = args[args.length - 1] as Command;

@@ -54,6 +54,9 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
   }
   const s = String(v);
   if (f.type === 'integer') {
+    // a field that is a word in some cases and a number in others (a card's interest mode, a boleto's interest rate)
+    if (f.choices?.includes(s)) return s;
+    if (f.choices && !/^-?\d+$/.test(s)) throw usage(`${name} must be ${f.choices.join(', ')} or a whole number${f.unit ? ` of ${f.unit}` : ''}, got '${s}'`);
     if (!/^-?\d+$/.test(s)) throw usage(`${name} must be a whole number${f.unit ? ` of ${f.unit}` : ''}, got '${s}'`);
     return inRange(f, Number(s), s);
   }

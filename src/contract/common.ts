@@ -6,7 +6,15 @@ export const uuid = () => z.uuid({ error: 'must be a UUID' });
 export const timestamp = () => z.string().describe('ISO 8601 date-time');
 export const isoDateTime = () =>
   z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z' });
-export const isoDate = () => z.iso.date({ error: 'must be a date in the form YYYY-MM-DD' });
+const DATE_FORM = /^\d{4}-\d{2}-\d{2}$/;
+/** A calendar day, YYYY-MM-DD: a day in that form that the calendar has not (2026-02-30) is told apart from a wrong form. */
+export const isoDate = () =>
+  z.iso.date({
+    error: (iss) =>
+      typeof iss.input === 'string' && DATE_FORM.test(iss.input)
+        ? `${iss.input} is not a calendar day: must be a real date in the form YYYY-MM-DD`
+        : 'must be a date in the form YYYY-MM-DD',
+  });
 /**
  * Money is tagged by its type's error, which names the unit: every money field of the contract
  * (input or record) is one of `cents()`, `positiveCents()` or `money()`, and `isMoney` reads the

@@ -13,6 +13,8 @@ export interface CliSpec {
   command: readonly string[];
   /** A worked example shown in --help. */
   example: string;
+  /** Further worked examples, where one command does distinct jobs (a charge by card, PIX or boleto). */
+  moreExamples?: readonly string[];
   /** Table columns for records of this endpoint's response, in the order they are shown. */
   columns?: readonly string[];
   /**

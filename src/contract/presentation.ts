@@ -64,7 +64,6 @@ export const sharedPresentation: CliPresentation = {
   fields: {
     name: 'name',
     type: 'type',
-    number: 'card number, digits only',
     amount: 'amount',
     currency: 'currency',
     metadata: 'your own key/value pairs (JSON object)',

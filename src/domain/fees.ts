@@ -198,7 +198,9 @@ export function planSale<K>(method: PaymentMethod, installments: number, parties
     for (const x of inst) {
       if (x.gross < 1 || x.net < 1) {
         throw new PlanError(
-          `the share of ${p.share} cents is too small for ${n} installment(s) after a fee of ${partyFee} cents: every installment must net at least 1 cent`,
+          method === 'credit_card'
+            ? `the share of ${p.share} cents is too small for ${n} installment(s) after a fee of ${partyFee} cents: every installment must net at least 1 cent`
+            : `the share of ${p.share} cents does not cover its part of the fee (${partyFee} cents): every party must net at least 1 cent`,
         );
       }
     }

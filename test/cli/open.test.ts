@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cliHome } from '../helpers/cli.js';
+import { cliHome } from '../helpers/cli.js';
 import { realPng } from '../helpers/files.js';
 import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
 
@@ -32,22 +31,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** `mpay ARGS` in the background; resolves with the first line of stdout (the URL) once printed. */
-function serving(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string; exited: Promise<number> }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...home.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    const exited = new Promise<number>((r) => child.on('close', (c, sig) => r(c ?? (sig ? 128 : -1))));
-    child.stderr.on('data', (d) => (err += d));
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /^(http:\/\/\S+)\n/m.exec(out);
-      if (m) resolve({ url: m[1]!, child, stderr: () => err, exited });
-    });
-    child.on('close', (c) => reject(new Error(`mpay ${args.join(' ')} exited ${c} before printing a URL: ${err}`)));
-  });
-}
+const serving = (args: string[], env: NodeJS.ProcessEnv = {}) => home.serving(args, { env });
 
 describe('mpay links open', () => {
   it('serves the checkout page of the embedded sandbox on a free loopback port until Ctrl-C (exit 130)', async () => {

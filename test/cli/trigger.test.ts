@@ -88,6 +88,18 @@ describe('mpay trigger', () => {
     }
   }, 60_000);
 
+  it('charge.refunded --payment-method pix: a paid PIX refunded in full, a devolução with its return id', () => {
+    const r = home.run(['trigger', 'charge.refunded', '--payment-method', 'pix', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { created } = r.json() as { created: { kind: string; id: string; detail?: string }[] };
+    const id = created.find((c) => c.kind === 'charge')!.id;
+    expect(home.run(['charges', 'get', id, '-o', 'json']).json()).toMatchObject({ payment_method: 'pix', status: 'refunded' });
+    const refunds = home.run(['charges', 'refunds', id, '-o', 'json']).json() as { return_id: string }[];
+    expect(refunds).toHaveLength(1);
+    expect(refunds[0]!.return_id).toMatch(/^D99999999\d{12}[A-Za-z0-9]{11}$/);
+    expect(created.find((c) => c.kind === 'refund')!.detail).toContain(`return id ${refunds[0]!.return_id}`);
+  }, 60_000);
+
   it('--payment-method a charge event cannot take is a usage error naming those it can, and creates nothing', () => {
     const charges = () => (home.run(['charges', 'list', '--all', '-o', 'json']).json() as unknown[]).length;
     const before = charges();

@@ -56,7 +56,22 @@ export function cliHome() {
       });
       child.on('close', (c) => reject(new Error(`server exited ${c}: ${err}`)));
     });
-  return { dir, dataDir, env, run, runAsync, startServer, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  /** `mpay ARGS` in the background (`links open`, `charges open`…); resolves with the first line of stdout (the URL) once printed. */
+  const serving = (args: string[], o: { env?: NodeJS.ProcessEnv } = {}): Promise<{ url: string; child: ChildProcess; stderr: () => string; exited: Promise<number> }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...o.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      const exited = new Promise<number>((r) => child.on('close', (c, sig) => r(c ?? (sig ? 128 : -1))));
+      child.stderr.on('data', (d) => (err += d));
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /^(http:\/\/\S+)\n/m.exec(out);
+        if (m) resolve({ url: m[1]!, child, stderr: () => err, exited });
+      });
+      child.on('close', (c) => reject(new Error(`mpay ${args.join(' ')} exited ${c} before printing a URL: ${err}`)));
+    });
+  return { dir, dataDir, env, run, runAsync, startServer, serving, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** The flags of a charge's customer, and of one item of `amount` cents. */

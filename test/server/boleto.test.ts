@@ -5,6 +5,8 @@
  * amount settling D+1 net of the boleto fee, expiry, the sandbox's magic payers, split and
  * refunds.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, balanceOf, chargeBody, checkLedger, checkStatements, receivablesOf } from '../helpers/money.js';
@@ -141,6 +143,26 @@ describe('creating a boleto', () => {
     expect(d?.message, JSON.stringify(r.body)).toContain(says);
   });
 
+  it('an impossible day in the right form is a 400 saying it is not a calendar day; a wrong form still names the form', async () => {
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ due_date: '2026-02-30' }, 'payment_details.due_date', /2026-02-30 is not a calendar day/],
+      [{ due_date: '2026-04-31' }, 'payment_details.due_date', /2026-04-31 is not a calendar day/],
+      [{ discount: { amount: 100, until: '2026-01-32' } }, 'payment_details.discount.until', /2026-01-32 is not a calendar day/],
+      [{ due_date: '25/01/2026' }, 'payment_details.due_date', /must be a date in the form YYYY-MM-DD/],
+    ];
+    for (const [details, field, says] of cases) {
+      const r = await env.call('POST', '/v1/charges', boletoBody(1000, details));
+      expect(r.status, JSON.stringify(r.body)).toBe(400);
+      const d = r.body.details.find((x: { field: string }) => x.field === field);
+      expect(d?.message, JSON.stringify(r.body)).toMatch(says);
+    }
+    const c = (await env.call('POST', '/v1/charges', boletoBody(1000))).body.data;
+    const pay = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`, { paid_on: '2026-02-30' });
+    expect(pay.status).toBe(400);
+    expect(pay.body.details).toEqual([expect.objectContaining({ field: 'paid_on', message: expect.stringMatching(/2026-02-30 is not a calendar day/) })]);
+    expect((await env.rt.deps.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM charges'))!.n).toBe(1);
+  });
+
   it('an amount the boleto fee (R$ 3,49) would eat is a 400 naming amount, or the discount that makes it so', async () => {
     const r = await env.call('POST', '/v1/charges', boletoBody(349));
     expect(r.status).toBe(400);
@@ -150,6 +172,27 @@ describe('creating a boleto', () => {
     const d = await env.call('POST', '/v1/charges', boletoBody(400, { discount: { amount: 51, until: '2026-01-20' } }));
     expect(d.status).toBe(400);
     expect(d.body.details[0].field).toBe('payment_details.discount.amount');
+  });
+
+  it('paying twice (a boleto, a PIX with a due date, an instant PIX) is a 409 saying it is not pending, in payment words', async () => {
+    const b = (await env.call('POST', '/v1/charges', boletoBody(10000))).body.data;
+    const cobv = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix', payment_details: { due_date: '2026-01-25' } }))).body.data;
+    const pix = (await env.call('POST', '/v1/charges', chargeBody(10000, { payment_method: 'pix' }))).body.data;
+    for (const c of [b, cobv, pix]) {
+      expect((await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`)).status).toBe(200);
+      const again = await env.call('POST', `/v1/sandbox/charges/${c.id}/pay`);
+      expect(again.status).toBe(409);
+      expect(again.body.error).toBe('invalid_state');
+      expect(again.body.message).toBe('this charge is captured, not pending: it is already paid, and only a pending charge can be paid');
+    }
+  });
+
+  it('says so in boleto words: no installments, what the amount must exceed', async () => {
+    const r = await env.call('POST', '/v1/charges', boletoBody(349));
+    expect(r.body.details[0].message).not.toMatch(/installment/);
+    expect(r.body.details[0].message).toBe('a paid boleto costs a fee of R$ 3,49: the amount (349 cents) must be more than that, so that at least 1 cent is left');
+    const d = await env.call('POST', '/v1/charges', boletoBody(400, { discount: { amount: 51, until: '2026-01-20' } }));
+    expect(d.body.details[0].message).toBe('a paid boleto costs a fee of R$ 3,49: the amount less the discount (349 cents) must be more than that, so that at least 1 cent is left');
   });
 });
 
@@ -170,6 +213,19 @@ describe('paying a boleto', () => {
     expect(paid.body.message).toBe('Boleto paid');
     expect(paid.body.data).toMatchObject({ status: 'captured', paid_amount: 9500, fee_amount: 349, net_amount: 9151 });
     expect(paid.body.data.due).toMatchObject({ paid_on: '2026-01-20', discount_amount: 500, fine_amount: 0, interest_amount: 0 });
+  });
+
+  it('a discount.until on a weekend holds until the next business day (docs/api.md says so)', async () => {
+    // until Saturday 2026-01-17: Monday 2026-01-19 still gets the discount, Tuesday does not
+    const monday = (await env.call('POST', '/v1/charges', boletoBody(10000, { discount: { amount: 500, until: '2026-01-17' } }))).body.data;
+    const tuesday = (await env.call('POST', '/v1/charges', boletoBody(10000, { discount: { amount: 500, until: '2026-01-17' } }))).body.data;
+    await advanceDays(5); // Tuesday 2026-01-20
+    const a = await env.call('POST', `/v1/sandbox/charges/${monday.id}/pay`, { paid_on: '2026-01-19' });
+    expect(a.body.data).toMatchObject({ paid_amount: 9500, due: { paid_on: '2026-01-19', discount_amount: 500 } });
+    const b = await env.call('POST', `/v1/sandbox/charges/${tuesday.id}/pay`, { paid_on: '2026-01-20' });
+    expect(b.body.data).toMatchObject({ paid_amount: 10000, due: { paid_on: '2026-01-20', discount_amount: 0 } });
+    const api = readFileSync(join(__dirname, '..', '..', 'docs', 'api.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(api).toMatch(/`until` on a weekend or national holiday moves to the next business day/);
   });
 
   it('a due date on a Sunday is paid without fine or interest on Monday; D+1 settles net of the fee into the wallet', async () => {

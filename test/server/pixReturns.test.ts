@@ -168,6 +168,16 @@ describe('a MED is a chargeback of type med', () => {
     await checkStatements(env);
   });
 
+  it('closed by due work well after it came due: the return id carries the minute it closed (closed_at), not the moment the work ran', async () => {
+    const c = await paidPix(10000);
+    const cb = (await med(c.id)).body.data;
+    env.clock.advance(10 * DAY + 37 * 60_000);
+    const lost = await getCb(cb.id);
+    expect(lost).toMatchObject({ status: 'lost', closed_at: cb.evidence_due_at });
+    expect(parsePixId(lost.return_id)?.at).toEqual(minuteOf(lost.closed_at));
+    expect(JSON.parse((await eventsOf('chargeback.lost'))[0]!.data).return_id).toBe(lost.return_id);
+  });
+
   it('contested with winning_evidence: decided at the end of the 7 days, won, credited back; return_id stays null', async () => {
     const c = await paidPix(10000);
     const cb = (await med(c.id)).body.data;

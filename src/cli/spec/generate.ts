@@ -32,6 +32,8 @@ type JS = {
   description?: string;
   /** the contract's hint of the field (src/contract/hints.ts) */
   'x-hint'?: FieldHint;
+  /** words a whole-number field also takes: a field that is a number in some branches of a union and one of these words in others */
+  'x-choices'?: string[];
 };
 
 export const kebab = (s: string) =>
@@ -64,19 +66,57 @@ const branchesOf = (s: JS): JS[] | undefined => {
   return objects.length === b.length ? b : undefined;
 };
 
+const isWords = (v: JS) => Boolean(v.enum) || v.const !== undefined;
+const isWhole = (v: JS) => v.type === 'integer';
+
+/** The branches' descriptions as one: each distinct one once, led by the branches it is of
+ *  (their `payment_method`) when they differ. */
+function joinDescriptions(vs: JS[], labels: (string | undefined)[]): string | undefined {
+  const byText = new Map<string, string[]>();
+  vs.forEach((v, i) => {
+    if (v.description === undefined) return;
+    const ls = byText.get(v.description) ?? [];
+    if (labels[i] !== undefined && !ls.includes(labels[i])) ls.push(labels[i]);
+    byText.set(v.description, ls);
+  });
+  if (byText.size <= 1) return [...byText.keys()][0];
+  return [...byText].map(([text, ls]) => (ls.length ? `${ls.join(', ')}: ${text}` : text)).join('; ');
+}
+
 /** A union of object shapes (e.g. one body per payment_method) as one shape: every field of
- *  every branch, choices joined, required only where every branch requires it. */
-export function mergeUnion(branches: JS[]): JS {
-  const flat = branches.flatMap((b) => (branchesOf(b) ? [mergeUnion(branchesOf(b)!)] : [b]));
+ *  every branch, choices joined, required only where every branch requires it. A field that is
+ *  one of some words in a branch and a whole number in another takes either (the words as
+ *  `x-choices`), its description saying which branch means what. */
+export function mergeUnion(branches: JS[], labels: (string | undefined)[] = []): JS {
+  const flat: JS[] = [];
+  const flatLabels: (string | undefined)[] = [];
+  branches.forEach((b, i) => {
+    flat.push(branchesOf(b) ? mergeUnion(branchesOf(b)!) : b);
+    const method = b.properties?.payment_method?.const;
+    flatLabels.push(labels[i] ?? (typeof method === 'string' ? method : undefined));
+  });
   const props: Record<string, JS[]> = {};
-  for (const b of flat) for (const [k, v] of Object.entries(b.properties ?? {})) (props[k] ??= []).push(v);
+  const propLabels: Record<string, (string | undefined)[]> = {};
+  flat.forEach((b, i) => {
+    for (const [k, v] of Object.entries(b.properties ?? {})) {
+      (props[k] ??= []).push(v);
+      (propLabels[k] ??= []).push(flatLabels[i]);
+    }
+  });
   const merged: Record<string, JS> = {};
   for (const [k, vs] of Object.entries(props)) {
     const objs = vs.filter((v) => v.type === 'object' && v.properties);
-    if (objs.length === vs.length && vs.length > 1) merged[k] = mergeUnion(vs);
-    else if (vs.every((v) => v.enum || v.const !== undefined)) {
+    if (objs.length === vs.length && vs.length > 1) merged[k] = mergeUnion(vs, propLabels[k]);
+    else if (vs.every(isWords)) {
       merged[k] = { type: 'string', enum: [...new Set(vs.flatMap((v) => v.enum ?? [v.const]))] };
-    } else merged[k] = vs[0]!;
+    } else if (vs.every((v) => isWords(v) || isWhole(v)) && vs.some(isWords)) {
+      const whole = vs.find(isWhole)!;
+      const words = [...new Set(vs.filter(isWords).flatMap((v) => v.enum ?? [v.const]))].map(String);
+      merged[k] = { ...whole, 'x-choices': words, description: joinDescriptions(vs, propLabels[k]!) };
+    } else {
+      const description = joinDescriptions(vs, propLabels[k]!);
+      merged[k] = description === undefined ? vs[0]! : { ...vs[0]!, description };
+    }
   }
   const required = Object.keys(merged).filter((k) => flat.every((b) => (b.required ?? []).includes(k)));
   return { type: 'object', properties: merged, required };
@@ -101,7 +141,7 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
     path,
     in: into,
     type,
-    choices: choices ?? (hint?.values ? [...hint.values] : undefined),
+    choices: choices ?? leaf['x-choices'] ?? (hint?.values ? [...hint.values] : undefined),
     required,
     description: s.description ?? leaf.description,
   };
@@ -199,6 +239,7 @@ export function generateSpecs(): OperationSpec[] {
       message: e.message,
       command: [...e.cli.command],
       example: e.cli.example,
+      ...(e.cli.moreExamples ? { moreExamples: [...e.cli.moreExamples] } : {}),
       columns: [...(e.cli.columns ?? [])],
       ...(e.cli.importance ? { importance: [...e.cli.importance] } : {}),
       money: moneyFields(e.response),

@@ -47,6 +47,8 @@ export interface OperationSpec {
   message: string;
   command: string[];
   example: string;
+  /** further worked examples shown in --help */
+  moreExamples?: string[];
   columns: string[];
   /** the columns from most to least important, for a list too wide for the terminal */
   importance?: string[];

@@ -132,8 +132,9 @@ const bps = (max: number, what: string) =>
  * The rules that depend on the day and on the amount (due_date today … today + 365, discount
  * below the amount and until on or before the due date) are checked by the service.
  */
+const DUE_DATE_ABOUT = `the due date, YYYY-MM-DD: a São Paulo day from today to today + ${MAX_DUE_DAYS_AHEAD} (a PIX with one is a cobv); the amount due is computed on the day it is paid`;
 const dueTerms = {
-  due_date: isoDate().describe(`the due date, a São Paulo day from today to today + ${MAX_DUE_DAYS_AHEAD}`),
+  due_date: isoDate().describe(DUE_DATE_ABOUT),
   fine: bps(MAX_FINE_BPS, '200 = 2 %').optional().describe('percent of the amount in basis points, charged once when paid after the due date; default 0'),
   interest: bps(MAX_INTEREST_MONTHLY_BPS, '100 = 1 % a month')
     .optional()
@@ -141,7 +142,7 @@ const dueTerms = {
   discount: z
     .strictObject({
       amount: positiveCents().describe('cents off, less than the amount'),
-      until: isoDate().describe('the last day it applies, on or before the due date'),
+      until: isoDate().describe('the last day it applies (YYYY-MM-DD), on or before the due date; moved to the next business day when it is not one'),
     })
     .optional()
     .describe('a fixed amount off on a payment on or before `until`'),
@@ -179,7 +180,7 @@ export const pixPaymentDetails = z
       .optional()
       .describe('seconds until the BR Code expires; default 3600 (without due_date)'),
     ...dueTerms,
-    due_date: dueTerms.due_date.optional().describe('a PIX with a due date (cobv): payable until its last payable day, the amount due computed on the day it is paid'),
+    due_date: dueTerms.due_date.optional().describe(DUE_DATE_ABOUT),
   })
   .superRefine((d, ctx) => {
     if (d.due_date !== undefined && d.expires_in !== undefined) {
@@ -260,11 +261,11 @@ export const charge = z.object({
     .object({
       bank_code: z.string().describe('999, the sandbox bank (no real bank has it)'),
       our_number: z.string().describe('"nosso número": the charge\'s number at the bank, 12 digits'),
-      barcode: z.string().describe('44 digits'),
+      barcode: hinted(z.string().describe('44 digits'), { copy: true }),
       digitable_line: hinted(z.string().describe('47 digits ("linha digitável")'), { copy: true }),
       formatted_line: z.string().describe('the digitable line as printed: 00000.00000 00000.000000 00000.000000 0 00000000000000'),
       due_date: z.string().describe('São Paulo day'),
-      url: z.string().describe('the printable slip: {base_url}/boleto/{id}'),
+      url: hinted(z.string().describe('the printable slip: {base_url}/boleto/{id}'), { copy: true }),
       expires_at: timestamp().describe('the end of its last payable day'),
     })
     .nullable()
@@ -386,6 +387,9 @@ export const chargeEndpoints = [
       command: ['charges', 'create'],
       example:
         'mpay charges create --amount 10000 --product-type digital --payment-method pix --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\' --wait',
+      moreExamples: [
+        'mpay charges create --amount 10000 --product-type digital --payment-method boleto --payment-details.due-date 2026-12-10 --payment-details.fine 200 --payment-details.interest 100 --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --customer.address.street "Av. Paulista" --customer.address.number 1000 --customer.address.neighborhood "Bela Vista" --customer.address.city "São Paulo" --customer.address.state SP --customer.address.zip-code 01310100 --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\'',
+      ],
       columns: CHARGE_COLUMNS,
       waitWith: 'charges.get',
     },

@@ -232,7 +232,7 @@ export type Address = z.infer<typeof address>;
 
 export const addressCreate = z.strictObject({
   street: nonEmpty(200),
-  number: nonEmpty(20),
+  number: nonEmpty(20).describe('street number as written on the address: "1000", "12A", or "S/N" where there is none'),
   complement: optText(100),
   neighborhood: nonEmpty(100),
   city: nonEmpty(100),
@@ -331,7 +331,7 @@ export const documentCreate = z
       .min(1, { error: 'must be at least 1 byte' })
       .max(MAX_UPLOAD_BYTES, { error: `must be at most ${MAX_UPLOAD_BYTES} bytes (10 MiB)` }),
     mime_type: z.enum(ACCEPTED_MIME_TYPES, { error: `must be one of: ${ACCEPTED_MIME_TYPES.join(', ')}` }),
-    number: optText(50),
+    number: optText(50).describe("the document's own number (RG, CNH, registration…)"),
     expires_at: isoDateTime().optional(),
     notes: optText(1000),
     legal_representative_id: uuid().optional(),

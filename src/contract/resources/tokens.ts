@@ -50,6 +50,7 @@ export const tokenPresentation: CliPresentation = {
     tokens: 'Card tokens: tokenize a card with the public key (CVV checked, never stored)',
   },
   fields: {
+    number: 'card number, digits only',
     holderName: 'name printed on the card',
     expirationMonth: 'expiration month, 1 to 12',
     expirationYear: 'expiration year, four digits',

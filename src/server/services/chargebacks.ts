@@ -324,13 +324,14 @@ async function chargeFee(q: Queryable, deps: ServiceDeps, cb: ChargebackRow, fee
  * party's part back and releases it from the charge's disputed_amount; lost and accepted charge
  * the fee. Event chargeback.<to>. `closed_at` is `at`, the moment the move came due; its entries
  * and event are booked `now` (see `open`). A MED lost or accepted gets the return id of the
- * devolução that gives its money to the payer, made `now`.
+ * devolução that gives its money to the payer, stamped with the minute it closed (`at`), so the
+ * id and closed_at tell the same moment however late the due work ran.
  */
 async function close(q: Queryable, deps: ServiceDeps, cb: ChargebackRow, to: 'won' | 'lost' | 'accepted', at: Date, now: Date): Promise<Chargeback> {
   const ts = at.toISOString();
   const nowTs = now.toISOString();
   const fee = to === 'won' ? 0 : await feeOf(q, cb);
-  const returnId = cb.type === 'med' && to !== 'won' ? newReturnId(now) : null;
+  const returnId = cb.type === 'med' && to !== 'won' ? newReturnId(at) : null;
   await transition(q, 'chargeback', cb.id, cb.status, to, { fee_amount: fee, return_id: returnId, next_action_at: null, closed_at: ts, updated_at: nowTs });
   if (to === 'won') {
     for (const l of json.from<Liability[]>(cb.liabilities, [])) {

@@ -1,6 +1,7 @@
 /**
- * `mpay links open ID` and `mpay files open KEY`: the page of a payment link, or an uploaded
- * file, at a URL that answers. Their flags and parsing; the work is in run.ts.
+ * `mpay links open ID`, `mpay charges open ID` and `mpay files open KEY`: the checkout page of a
+ * payment link, the printable slip of a boleto, or an uploaded file, at a URL that answers.
+ * Their flags and parsing; the work is in run.ts.
  */
 import type { Command } from 'commander';
 import { action, globalsOf, type CliDeps } from '../../action.js';
@@ -20,6 +21,13 @@ export function register(program: Command, deps: CliDeps): void {
       what: 'the checkout page of a payment link',
       arg: '<id>',
       kind: 'link' as const,
+      example: '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f',
+    },
+    {
+      group: ['charges', 'charges'],
+      what: 'the printable slip of a boleto',
+      arg: '<id>',
+      kind: 'charge' as const,
       example: '0190f0c4-1c2b-7d3e-8f40-5a6b7c8d9e0f',
     },
     {

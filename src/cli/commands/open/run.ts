@@ -1,11 +1,12 @@
 /**
- * `mpay links open` / `mpay files open`. Against a remote deployment: its URL, printed (and
- * opened with --browser). In the embedded sandbox nothing listens at the links it hands out
- * (http://127.0.0.1:4010 is where `mpay server start` would), so the command serves them itself
- * on a free loopback port until Ctrl-C (exit 130; SIGTERM: 0):
+ * `mpay links open` / `mpay charges open` / `mpay files open`. Against a remote deployment: its
+ * URL, printed (and opened with --browser). In the embedded sandbox nothing listens at the links
+ * it hands out (http://127.0.0.1:4010 is where `mpay server start` would), so the command serves
+ * them itself on a free loopback port until Ctrl-C (exit 130; SIGTERM: 0):
  *
- * - a payment link: the embedded app, as `mpay server start` serves it (the checkout page, its
- *   assets and the API it calls, with webhook deliveries and due work running);
+ * - a payment link, or a boleto's slip: the embedded app, as `mpay server start` serves it (the
+ *   checkout page or the slip, their assets and the API the checkout calls, with webhook
+ *   deliveries and due work running);
  * - a file: that file alone, inline, under a random path; the API stays closed (a file is
  *   served with the merchant's secret key, which a browser does not have).
  */
@@ -38,11 +39,11 @@ async function present(url: string, opts: OpenOptions, env: RunEnv): Promise<voi
   if (failed) io.err(`warning: ${failed}; open the URL yourself (set BROWSER to choose the browser)\n`);
 }
 
-async function linkOpen(target: Target, id: string, opts: OpenOptions, env: RunEnv): Promise<number> {
+/** The page at `pageUrl` (a URL the embedded app hands out): printed against a remote target; served from the embedded sandbox otherwise. */
+async function pageOpen(target: Target, pageUrl: string, what: string, opts: OpenOptions, env: RunEnv): Promise<number> {
   const { io, globals: g } = env;
-  const link = (await target.client.call('paymentLinks.get', { params: { id } })).data;
   if (target.kind !== 'embedded' || !target.runtime) {
-    await present(link.checkout_url, opts, env);
+    await present(pageUrl, opts, env);
     return EXIT.ok;
   }
   const { serveRuntime } = await import('../../serve.js');
@@ -53,10 +54,21 @@ async function linkOpen(target: Target, id: string, opts: OpenOptions, env: RunE
       if (!g.quiet) io.err(`${sig}: stopping…\n`);
     },
   });
-  const url = served.url + new URL(link.checkout_url).pathname;
-  if (!g.quiet) io.err(`Serving the checkout page of link ${id} (${link.status}) from the embedded sandbox (${target.dataDir}) on ${served.url}; Ctrl-C to stop\n`);
+  const url = served.url + new URL(pageUrl).pathname;
+  if (!g.quiet) io.err(`Serving ${what} from the embedded sandbox (${target.dataDir}) on ${served.url}; Ctrl-C to stop\n`);
   await present(url, opts, env);
   return exitForSignal(await served.stopped);
+}
+
+async function linkOpen(target: Target, id: string, opts: OpenOptions, env: RunEnv): Promise<number> {
+  const link = (await target.client.call('paymentLinks.get', { params: { id } })).data;
+  return pageOpen(target, link.checkout_url, `the checkout page of link ${id} (${link.status})`, opts, env);
+}
+
+async function chargeOpen(target: Target, id: string, opts: OpenOptions, env: RunEnv): Promise<number> {
+  const charge = (await target.client.call('charges.get', { params: { id } })).data;
+  if (!charge.boleto) throw usage(`only a boleto has a printable slip; charge ${id} is ${charge.payment_method === 'pix' ? 'a PIX charge (its copia-e-cola is pix.qr_code)' : charge.payment_method}`);
+  return pageOpen(target, charge.boleto.url, `the slip of boleto ${id} (${charge.status})`, opts, env);
 }
 
 async function fileOpen(target: Target, key: string, opts: OpenOptions, env: RunEnv): Promise<number> {
@@ -102,11 +114,12 @@ async function fileOpen(target: Target, key: string, opts: OpenOptions, env: Run
   return exitForSignal(await stopped);
 }
 
-export async function run(kind: 'link' | 'file', id: string, opts: OpenOptions, env: RunEnv): Promise<number> {
+export async function run(kind: 'link' | 'charge' | 'file', id: string, opts: OpenOptions, env: RunEnv): Promise<number> {
   portOf(opts.port);
   const target = await env.openTarget(env.globals, env.io);
   try {
-    return kind === 'link' ? await linkOpen(target, id, opts, env) : await fileOpen(target, id, opts, env);
+    if (kind === 'link') return await linkOpen(target, id, opts, env);
+    return kind === 'charge' ? await chargeOpen(target, id, opts, env) : await fileOpen(target, id, opts, env);
   } finally {
     await target.close();
   }

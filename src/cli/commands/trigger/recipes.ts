@@ -151,9 +151,11 @@ export class Maker {
     this.add('void', chargeId, `authorisation voided: charge ${r.status} (${r.void_reason})`);
   }
 
+  /** A full refund; a PIX's is a devolução, whose return id the step names. */
   async refund(chargeId: string): Promise<void> {
     const r = (await this.client.call('charges.refund', { params: { id: chargeId }, body: {} })).data;
-    this.add('refund', chargeId, `full refund: charge ${r.status}`);
+    const [made] = r.payment_method === 'pix' ? (await this.client.call('charges.refunds', { params: { id: chargeId }, query: { per_page: 1 } })).data : [];
+    this.add('refund', chargeId, `full refund: charge ${r.status}${made?.return_id ? `; a devolução, return id ${made.return_id}` : ''}`);
   }
 
   async advanceClock(days: number): Promise<void> {
@@ -401,10 +403,17 @@ export const RECIPES: Record<EventName, Recipe> = {
     },
   },
   'charge.refunded': {
-    creates: 'a captured card charge, then its full refund',
+    creates: 'a captured card charge, then its full refund; --payment-method pix: a PIX paid through the sandbox, then its full refund (a devolução, with its return id)',
     method: 'credit_card',
     run: async (m) => {
       await m.refund((await m.capturedCard()).id);
+    },
+    methods: {
+      pix: async (m) => {
+        const c = await m.pay(await m.pixCharge());
+        expectStatus(c, 'captured');
+        await m.refund(c.id);
+      },
     },
   },
   'charge.voided': {

@@ -205,12 +205,19 @@ export async function payPixCharge(ctx: ServiceContext, id: string): Promise<Cha
     if (c.payment_method !== 'pix') {
       throw new ApiError('business_rule', `only PIX charges are paid this way; this charge is ${c.payment_method}`);
     }
+    assertPayable(c.status);
     if (c.status === 'pending' && c.pix_expires_at && c.pix_expires_at <= now.toISOString()) {
       throw new ApiError('business_rule', `the PIX BR Code expired at ${c.pix_expires_at}`);
     }
     return capture(q, ctx.deps, new ChargeView(c), now, { baseUrl: ctx.baseUrl });
   });
   return out.record;
+}
+
+/** A payer pays a pending charge only: any other is a 409 invalid_state saying so in payment words. */
+export function assertPayable(status: string): void {
+  if (status === 'pending') return;
+  throw new ApiError('invalid_state', `this charge is ${status}, not pending: ${status === 'captured' ? 'it is already paid, and ' : ''}only a pending charge can be paid`);
 }
 
 /**

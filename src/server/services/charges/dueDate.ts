@@ -28,7 +28,7 @@ import { emitEvent } from '../events.js';
 import { recordLinkUse } from '../paymentLinks.js';
 import { newSlip } from './boleto.js';
 import { eachPendingCharge } from './due.js';
-import { payPixCharge, payReceivable } from './capture.js';
+import { assertPayable, payPixCharge, payReceivable } from './capture.js';
 import { dueTermsOf, storedTerms, type StoredDuePayment, type StoredDueTerms } from './dueView.js';
 import { planOf, saleOf, sharesOf, type PartyDraft } from './parties.js';
 import { loadCharge, type ChargeRow, type StoredParty } from './rows.js';
@@ -85,7 +85,9 @@ export function dueSetupOf(ctx: ServiceContext, body: ChargeCreate, drafts: read
     } catch (e) {
       if (!(e instanceof PlanError)) throw e;
       const field = body.split_rules ? 'split_rules' : terms.discount ? 'payment_details.discount.amount' : 'amount';
-      throw invalid(field, `a paid boleto costs a fee of ${formatBRL(rates.boleto_fee_amount!)}; ${e.message}`);
+      const fee = `a paid boleto costs a fee of ${formatBRL(rates.boleto_fee_amount!)}`;
+      const what = terms.discount ? 'the amount less the discount' : 'the amount';
+      throw invalid(field, body.split_rules ? `${fee}; ${e.message}` : `${fee}: ${what} (${least} cents) must be more than that, so that at least 1 cent is left`);
     }
   }
   const late = ctx.deps.mode === 'sandbox' && duePayerOf(body.customer.email) === 'pays_late';
@@ -199,7 +201,7 @@ async function payDueCharge(ctx: ServiceContext, id: string, body: SandboxPayReq
   const out = await ctx.db.tx(async (q) => {
     const c = await loadCharge(q, ctx.merchantId, id, true);
     const terms = storedTerms(c)!;
-    assertTransition('charge', c.status, 'captured');
+    assertPayable(c.status);
     if (c.due_expires_at && c.due_expires_at <= now.toISOString()) throw new ApiError('business_rule', `the ${what(c)} expired at ${c.due_expires_at}: it can no longer be paid`);
     if (ctx.deps.mode === 'sandbox' && duePayerOf(json.from<{ email: string }>(c.customer, { email: '' }).email) === 'never_pays') {
       throw new ApiError('business_rule', NEVER_PAYS_REASON);
