@@ -193,7 +193,7 @@ describe('capture', () => {
 
   it('an amount beyond the safe integers is one detail saying it is too large, on capture, refund and chargeback', async () => {
     const c = (await authorize(10000)).body.data;
-    const huge = 99999999999999999999;
+    const huge = 1e20; // 99999999999999999999 as JSON reads it
     const cap = await capture(c.id, { amount: huge });
     expect(cap.status).toBe(400);
     expect(cap.body.details).toEqual([{ field: 'amount', message: 'must be at most 9007199254740991 cents' }]);
