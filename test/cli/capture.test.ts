@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome } from '../helpers/cli.js';
 import { hasTmux, tmuxMpay } from '../helpers/tmux.js';
+import { tableTime } from '../../src/cli/output.js';
 
 const home = cliHome();
 afterAll(() => home.cleanup());
@@ -104,7 +105,8 @@ describe.runIf(hasTmux)('on a terminal', () => {
       const s = await t.waitFor('?');
       expect(s).toMatch(/Void the authorisation of R\$\s?43,21 from Ana Souza\?/);
       expect(s).toContain('visa •••• 1111');
-      expect(s).toContain(`authorised ${c.authorized_at}`);
+      // the authorisation time as tables print it: São Paulo, with the zone
+      expect(s).toContain(`authorised ${tableTime(c.authorized_at)}`);
       t.type('y');
       t.keys('Enter');
       expect(await t.exitCode()).toBe(0);
