@@ -45,20 +45,29 @@ execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated
 log('built generated/spec.json, operations.json and presentation.json');
 
 /**
- * commander requires node:child_process when it loads, for executable subcommands, which mpay
- * does not have; loading it (with net, dgram and streams) would add to every command's
- * start-up. Its require is answered by a module that loads child_process on first use instead.
+ * Node's modules that the bootstrap has not loaded, which modules of every command import at
+ * their top level but most commands never call: the webhook guard's dns and net, the server's
+ * http, fs/promises, commander's child_process (for executable subcommands, which mpay does not
+ * have) … Loading them is several ms of every command (bench/startup). Each import of one is
+ * answered by a module of getters, one for each export the module has in the Node running the
+ * build, that requires the real module on first use.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const LAZY_BUILTINS = ['child_process', 'dns', 'fs/promises', 'http', 'https', 'net', 'readline', 'tls', 'tty', 'zlib'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((m) => m.replace("/", "\\/")).join('|')})$`);
+    b.onResolve({ filter }, (a) =>
+      a.namespace === 'lazy-builtin' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
+      const keys = Object.keys(await import(`node:${a.path}`)).filter((k) => k !== 'default');
+      const getters = keys.map((k) => `${JSON.stringify(k)}: { get: () => load()[${JSON.stringify(k)}], enumerable: true }`);
+      return {
+        contents: `let m; const load = () => (m ??= require('node:${a.path}'));\nmodule.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -80,7 +89,7 @@ await build({
   // required file by file at start-up); its native module stays a file, which src/store/sqlite.ts
   // names directly (nativeBinding) instead of the `bindings` package's search for it
   external: ['pg', 'pg-native', '*.node', ...LAZY_PACKAGES],
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltins],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },
