@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { realPng } from '../helpers/files.js';
-import { buildProgram } from '../../src/cli/main.js';
+import type { Command } from 'commander';
+import { buildProgram, specs } from '../../src/cli/main.js';
 import { bufferIO } from '../../src/cli/io.js';
 
 const home = cliHome();
@@ -50,9 +51,27 @@ describe('start-up loads only what a command uses', () => {
     const names = program.commands.map((c) => c.name());
     expect(names).toContain('keys');
     expect(names).not.toContain('charges');
+    // nor the hand-written commands of other groups (server, onboarding, completion …)
+    for (const other of ['server', 'completion', 'profiles', 'api']) expect(names).not.toContain(other);
     // help, completion and unknown words get the whole tree
     for (const argv of [[], ['--help'], ['completion', 'bash'], ['kyes', 'list']]) {
       expect(buildProgram({ io: bufferIO(), exitCode: 0 }, argv).commands.map((c) => c.name()), argv.join(' ')).toContain('charges');
+    }
+  });
+
+  it('a generated group built alone has every command the whole tree gives it', () => {
+    const tree = (c: Command): unknown => ({
+      name: c.name(),
+      options: c.options.map((o) => o.flags),
+      commands: c.commands.map(tree),
+    });
+    const whole = buildProgram({ io: bufferIO(), exitCode: 0 }, []);
+    const words = [...new Set(specs.map((s) => s.command[0]!))];
+    expect(words).toEqual(expect.arrayContaining(['keys', 'sandbox', 'webhooks', 'submerchants', 'links', 'files']));
+    for (const w of words) {
+      const alone = buildProgram({ io: bufferIO(), exitCode: 0 }, [w, '--help']);
+      const group = (p: Command) => p.commands.find((c) => c.name() === w)!;
+      expect(tree(group(alone)), w).toEqual(tree(group(whole)));
     }
   });
 
