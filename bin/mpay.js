@@ -73,7 +73,7 @@ async function main() {
   script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
   await mod.exports.run(argv);
   // No cache yet, or V8 refused it (another Node version): leave a fresh one, if we may write.
-  if (useCache && (!cachedData || script.cachedDataRejected || process.env.MPAY_WRITE_CODE_CACHE)) {
+  if (useCache && (!cachedData || script.cachedDataRejected)) {
     const data = script.createCachedData();
     // nowhere to write it (read-only install and home): it keeps working, only slower
     if (!writeCache(cacheFile, data)) writeCache(await userCacheFile(), data);
