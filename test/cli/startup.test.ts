@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
@@ -20,6 +20,27 @@ function loaded(args: string[], name: string, extraEnv: NodeJS.ProcessEnv = {}):
 }
 
 const heavy = (mods: string[], re: RegExp) => mods.filter((m) => re.test(m));
+
+/**
+ * Node's own modules a command loaded (process.moduleLoadList at exit), by name. Its stdout and
+ * stderr are files: a pipe's stream would load net itself.
+ */
+function nodeModules(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string[] {
+  const file = join(home.dir, 'builtins-list.txt');
+  const hook = join(home.dir, 'builtins-list.cjs');
+  writeFileSync(hook, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(file)}, process.moduleLoadList.join('\\n')));`);
+  const out = openSync(join(home.dir, 'builtins-list.out'), 'w');
+  const err = openSync(join(home.dir, 'builtins-list.err'), 'w');
+  const r = spawnSync(process.execPath, ['-r', hook, BIN, ...args], { env: { ...home.env, ...extraEnv }, stdio: ['ignore', out, err] });
+  closeSync(out);
+  closeSync(err);
+  expect(r.status, readFileSync(join(home.dir, 'builtins-list.err'), 'utf8')).toBe(0);
+  expect(readFileSync(join(home.dir, 'builtins-list.out'), 'utf8')).toMatch(/^\[/);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((m) => m.startsWith('NativeModule '))
+    .map((m) => m.slice('NativeModule '.length));
+}
 
 // The trace (test/fixtures/trace-imports.mjs) lists ES modules and CommonJS requires as file:
 // URLs and the modules the CLI bundle initialises as `bundle:<source path>`; every dynamic import
@@ -98,6 +119,16 @@ describe('start-up loads only what a command uses', () => {
     }
     // nor Node's own fetch (Web Request/Response): slow to load, on every embedded command's start-up
     expect(mods).not.toContain('builtin:undici');
+  });
+
+  it("an embedded read loads none of Node's modules it does not call", () => {
+    // the webhook guard's net and dns, process.stdin's file streams, fs/promises and readline,
+    // Web Crypto: imported at the top of modules every embedded command loads, called by none
+    const builtins = nodeModules(['keys', 'list', '-o', 'json']);
+    expect(builtins).toContain('crypto'); // the list is not blind: the service hashes the secret key
+    for (const m of ['net', 'dns', 'readline', 'fs/promises', 'internal/fs/streams', 'internal/crypto/webcrypto', 'child_process', 'http']) {
+      expect(builtins, m).not.toContain(m);
+    }
   });
 
   it('the trace sees the built-in fetch when a command uses it', () => {
