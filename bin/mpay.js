@@ -78,6 +78,12 @@ async function main() {
     // nowhere to write it (read-only install and home): it keeps working, only slower
     if (!writeCache(cacheFile, data)) writeCache(await userCacheFile(), data);
   }
+  // The command is done. When nothing but stdout and stderr keeps the process alive and neither
+  // holds unwritten output, end now: left to itself Node would first free the environment and
+  // the heap, piece by piece (~2.5 ms of CPU, bench/startup). Output still queued for a slow
+  // pipe drains first, the ordinary way.
+  const left = process.getActiveResourcesInfo?.();
+  if (left?.every((r) => r === 'PipeWrap' || r === 'TTYWrap') && !process.stdout.writableLength && !process.stderr.writableLength) process.exit();
 }
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {

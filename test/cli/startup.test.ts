@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -139,6 +139,30 @@ describe('start-up loads only what a command uses', () => {
     const mods = loaded(['submerchants', 'upload', sub.id, '--file', file, '-o', 'json'], 'upload');
     expect(mods).toContain('builtin:undici');
   });
+
+  it('a command that ends with output still queued for a slow reader delivers all of it', async () => {
+    // the launcher ends a finished command at once only when stdout holds nothing unwritten:
+    // here most of the ~0.9 MB OpenAPI document waits behind a pipe nobody reads for a while
+    const args = ['api', 'GET', '/openapi.json', '--auth', 'none'];
+    const expected = home.run(args).stdout;
+    expect(expected.length).toBeGreaterThan(500_000);
+    const child = spawn(process.execPath, [BIN, ...args], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      err += d;
+    });
+    child.stdout.pause();
+    await new Promise((r) => setTimeout(r, 1500));
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    child.stdout.resume();
+    const code = await new Promise<number | null>((r) => child.on('close', r));
+    expect(code, err).toBe(0);
+    expect(out.length).toBe(expected.length);
+    expect(out).toBe(expected);
+  }, 60_000);
 
   it('a remote read loads nothing only the embedded server needs, nor undici', async () => {
     const creds = home.run(['admin', 'merchants', 'create', '--name', 'Remote', '--json']).json();
