@@ -45,20 +45,29 @@ execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated
 log('built generated/spec.json, operations.json and presentation.json');
 
 /**
- * commander requires node:child_process when it loads, for executable subcommands, which mpay
- * does not have; loading it (with net, dgram and streams) would add to every command's
- * start-up. Its require is answered by a module that loads child_process on first use instead.
+ * Node's modules that the bootstrap has not loaded, which modules of every command import at
+ * their top level but most commands never call: the webhook guard's dns and net, the server's
+ * http, fs/promises, commander's child_process (for executable subcommands, which mpay does not
+ * have) … Loading them is several ms of every command (bench/startup). Each import of one is
+ * answered by a module of getters, one for each export the module has in the Node running the
+ * build, that requires the real module on first use.
  */
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const LAZY_BUILTINS = ['child_process', 'dns', 'fs/promises', 'http', 'https', 'net', 'readline', 'tls', 'tty', 'zlib'];
+const lazyBuiltins = {
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^node:child_process$/ }, (a) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(a.importer) ? { path: 'child_process', namespace: 'lazy-child-process' } : undefined,
+    const filter = new RegExp(`^(node:)?(${LAZY_BUILTINS.map((m) => m.replace('/', '\\/')).join('|')})$`);
+    b.onResolve({ filter }, (a) =>
+      a.namespace === 'lazy-builtin' ? { path: a.path, external: true } : { path: a.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
     );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: "module.exports = new Proxy({}, { get: (_, key) => require('node:child_process')[key] });",
-      loader: 'js',
-    }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, async (a) => {
+      const keys = Object.keys(await import(`node:${a.path}`)).filter((k) => k !== 'default');
+      const getters = keys.map((k) => `${JSON.stringify(k)}: { get: () => load()[${JSON.stringify(k)}], enumerable: true }`);
+      return {
+        contents: `let m; const load = () => (m ??= require('node:${a.path}'));\nmodule.exports = Object.defineProperties({}, { ${getters.join(', ')} });`,
+        loader: 'js',
+      };
+    });
   },
 };
 
@@ -80,7 +89,7 @@ await build({
   // required file by file at start-up); its native module stays a file, which src/store/sqlite.ts
   // names directly (nativeBinding) instead of the `bindings` package's search for it
   external: ['pg', 'pg-native', '*.node', ...LAZY_PACKAGES],
-  plugins: [lazyChildProcess],
+  plugins: [lazyBuiltins],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },
@@ -91,17 +100,19 @@ await build({
 // bin/mpay.js reads the bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild's
 // default charset makes it
 if (readFileSync(join(root, 'dist/cli.cjs')).some((byte) => byte > 0x7f)) throw new Error('dist/cli.cjs is not ASCII: bin/mpay.js reads it as latin1');
-rmSync(join(root, 'dist/cli.cache'), { force: true });
 const warm = mkdtempSync(join(tmpdir(), 'mpay-warm-'));
 try {
   // the common path: the active profile's own sandbox (its data_dir), keys already made by a
-  // first run; the second run, a plain read, writes the cache
+  // first run, whose cache is thrown away; the second run, a plain read, writes the cache from
+  // what it compiled: a cache the first run began would also hold the sandbox's creation, a quarter
+  // more to load at every start (bench/startup)
   mkdirSync(join(warm, 'config'));
   writeFileSync(join(warm, 'config/config.json'), JSON.stringify({ profiles: { default: { data_dir: join(warm, 'data') } } }));
   const env = { ...process.env, MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_NO_PROMPT: '1' };
   for (const k of ['MPAY_DATA_DIR', 'MPAY_PROFILE', 'MPAY_BASE_URL', 'MPAY_PUBLIC_KEY', 'MPAY_SECRET_KEY']) delete env[k];
-  for (const extra of [{}, { MPAY_WRITE_CODE_CACHE: '1' }]) {
-    execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], { env: { ...env, ...extra }, stdio: 'ignore' });
+  for (let run = 0; run < 2; run++) {
+    rmSync(join(root, 'dist/cli.cache'), { force: true });
+    execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], { env, stdio: 'ignore' });
   }
   log('built dist/cli.cjs and its code cache');
 } finally {

@@ -122,7 +122,7 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
     if (expr !== undefined) await (await import('./output.js')).checkJq(expr);
   });
   for (const s of specs) if (only === undefined || s.command[0] === only) addOperation(program, s, deps);
-  registerCommands(program, deps);
+  registerCommands(program, deps, only);
   // commander errors (unknown option, missing argument…) are usage errors: exit 2
   const override = (cmd: Command) => {
     cmd.exitOverride();

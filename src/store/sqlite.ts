@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Db, Dialect, Queryable, Row, SqlValue } from './db.js';
 import { UniqueViolation } from './db.js';
 import { migrate } from './migrate.js';
@@ -11,11 +11,18 @@ const dialect: Dialect = { name: 'sqlite', forUpdate: '', skipLocked: '' };
 /**
  * The driver's native module, named directly where a CommonJS `require` can resolve it (the
  * CLI's bundle, which carries better-sqlite3's JavaScript): the `bindings` package's search of
- * a dozen paths for it is skipped. Elsewhere (ES modules) undefined, and the driver searches.
+ * a dozen paths for it is skipped. The first place the resolver would look (the bundle's own
+ * package's node_modules) is asked with one stat: the resolver reads package.json files on the
+ * way (~1 ms of every embedded command, bench/startup). Elsewhere (ES modules) undefined, and the
+ * driver searches.
  */
+const NATIVE = 'better-sqlite3/build/Release/better_sqlite3.node';
 function nativeBinding(): string | undefined {
+  if (typeof require !== 'function') return undefined;
+  const own = typeof __dirname === 'string' ? join(__dirname, '..', 'node_modules', NATIVE) : undefined;
+  if (own && existsSync(own)) return own;
   try {
-    return typeof require === 'function' ? require.resolve('better-sqlite3/build/Release/better_sqlite3.node') : undefined;
+    return require.resolve(NATIVE);
   } catch {
     return undefined;
   }

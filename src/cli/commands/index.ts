@@ -19,11 +19,31 @@ import { register as registerOnboard } from './onboard/index.js';
 import { register as registerWebhooksListen } from './webhooksListen/index.js';
 import { register as registerOpen } from './open/index.js';
 
-export function registerCommands(program: Command, deps: CliDeps): void {
-  registerServerStart(program, deps);
-  registerAdmin(program, deps);
-  registerApi(program, deps);
+/**
+ * Registers the hand-written commands. Given `only` (the command line's first word, a group of
+ * generated operations), only those that add to that group: a `keys list` declares no server,
+ * onboarding or completion commands (buildProgram, bench/startup).
+ */
+export function registerCommands(program: Command, deps: CliDeps, only?: string): void {
+  const wanted = (...words: string[]) => only === undefined || words.includes(only);
+  if (wanted('server')) registerServerStart(program, deps);
+  if (wanted('admin')) registerAdmin(program, deps);
+  if (wanted('api')) registerApi(program, deps);
+  if (wanted('completion', '__complete')) registerCompletion(program, deps);
+  if (wanted('profiles')) registerProfiles(program, deps);
+  if (wanted('whoami')) registerWhoami(program, deps);
+  if (wanted('trigger')) registerTrigger(program, deps);
+  if (wanted('sandbox')) {
+    registerSandboxValues(program, deps);
+    registerReviewShortcuts(program);
+  }
+  if (wanted('smoke')) registerSmoke(program, deps);
+  if (wanted('webhooks')) registerWebhooksListen(program, deps);
+  if (wanted('submerchants')) registerOnboard(program, deps);
+  if (wanted('links', 'charges', 'files')) registerOpen(program, deps);
+}
 
+function registerCompletion(program: Command, deps: CliDeps): void {
   program
     .command('completion')
     .description('print the shell completion script (bash, zsh, fish or powershell)')
@@ -51,13 +71,10 @@ export function registerCommands(program: Command, deps: CliDeps): void {
         if (names.length) deps.io.out(names.join('\n') + '\n');
       }),
     );
+}
 
-  registerProfiles(program, deps);
-  registerWhoami(program, deps);
-  registerTrigger(program, deps);
-  registerSandboxValues(program, deps);
-
-  // the generated `sandbox review` gets --approve / --reject shortcuts
+/** the generated `sandbox review` gets --approve / --reject shortcuts */
+function registerReviewShortcuts(program: Command): void {
   const sandbox = group(program, 'sandbox', 'sandbox helpers: magic values, clock, PIX payment, review');
   const review = sandbox.commands.find((c) => c.name() === 'review');
   if (review) {
@@ -71,12 +88,4 @@ export function registerCommands(program: Command, deps: CliDeps): void {
         if (o.reject) cmd.setOptionValue('decision', 'reject');
       });
   }
-
-  registerSmoke(program, deps);
-
-  registerWebhooksListen(program, deps);
-
-  registerOnboard(program, deps);
-
-  registerOpen(program, deps);
 }

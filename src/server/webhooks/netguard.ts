@@ -77,7 +77,8 @@ function v6Forms(v4: string, bits: number): [string, number][] {
   ];
 }
 
-const LOCAL_NAT64 = ipaddr.parseCIDR('64:ff9b:1::/48');
+// parsed on first use: every embedded command loads this module (bench/startup)
+let localNat64: [ipaddr.IPv6, number] | undefined;
 
 /**
  * ipaddr.js's reading of an address, from its canonical hex form for IPv6 (the URL parser's):
@@ -96,7 +97,8 @@ function parsed(ip: string): ipaddr.IPv4 | ipaddr.IPv6 {
  */
 function localNat64V4(ip: string): string[] {
   const addr = parsed(ip);
-  if (!addr.match(LOCAL_NAT64)) return [];
+  localNat64 ??= ipaddr.IPv6.parseCIDR('64:ff9b:1::/48');
+  if (!addr.match(localNat64)) return [];
   const b = addr.toByteArray();
   return [
     [b[6], b[7], b[9], b[10]],
