@@ -56,6 +56,16 @@ export interface CliPresentation {
   nested?: Readonly<Record<string, CliTable>>;
 }
 
+/**
+ * An operation anyone may call, made idempotent by a field of its body instead of the
+ * Idempotency-Key header: a retry with the same value replays the first answer. The key is
+ * kept under the merchant that owns the path's resource (the server's route names it).
+ */
+export interface BodyIdempotency {
+  /** the body's field whose value is the key (one per attempt) */
+  bodyField: string;
+}
+
 export interface Endpoint<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
@@ -96,7 +106,7 @@ export interface Endpoint<
    * and its answer kept there: one commit a request), for a handler that writes only through
    * the store it is given, in one transaction, and does nothing after it but build its answer.
    */
-  idempotency?: 'in-transaction';
+  idempotency?: 'in-transaction' | BodyIdempotency;
   /**
    * The answer is a function of the stored rows alone (no time, no signed URL): the server may
    * serve it again while the database reads the same (src/server/readMemo.ts).
