@@ -30,9 +30,8 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    env = await testEnv();
     // several payments come from 127.0.0.1 in a few seconds; the limits have their own tests
-    env.rt.deps.checkoutRateLimit = null;
+    env = await testEnv({ checkoutRateLimit: null });
     server = await listen(env.rt, '127.0.0.1', 0);
     env.rt.deps.publicBaseUrl = server.url;
     site = await merchantSite();
