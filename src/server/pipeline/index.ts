@@ -75,7 +75,7 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
   };
   for (const p of pages) router.add(p.method, p.path, { kind: 'page', h: p.handle });
 
-  const clients = new ClientAddresses(() => deps.trustProxy);
+  const clients = new ClientAddresses(deps.trustProxy);
   const limits = new Limits(deps);
   const auth = new Authenticator(deps, limits);
   const memo = deps.readMemo === false ? null : new ReadMemo();
