@@ -6,6 +6,7 @@ import { openRuntime, type Runtime } from '../../src/server/runtime.js';
 import { ManualClock } from './clock.js';
 import { createMerchant, type NewMerchant } from '../../src/server/services/merchants.js';
 import { openPostgres } from '../../src/store/postgres.js';
+import { openSqlite } from '../../src/store/sqlite.js';
 import { backend, freshPgSchema } from './backend.js';
 
 export type TestSettings = NonNullable<Parameters<typeof testEnv>[0]>;
@@ -50,6 +51,8 @@ export async function testEnv(
     mode?: 'sandbox' | 'production';
     /** a store of the test's own making (e.g. one that injects faults), instead of the backend's */
     openDb?: (dir: string) => Promise<Db>;
+    /** the backend's store as the runtime sees it, through a wrapper of the test's making */
+    wrapDb?: (db: Db) => Db;
     /** AppDeps.readMemo (default on, as in production) */
     readMemo?: boolean;
     /** when requests run the due work (default: the service's window, test/helpers/due.ts has others) */
@@ -61,7 +64,14 @@ export async function testEnv(
   const dir = mkdtempSync(join(tmpdir(), 'mpay-test-'));
   const clock = new ManualClock();
   const pgSchema = backend === 'postgres' && !opts.openDb ? await freshPgSchema() : undefined;
-  const db = opts.openDb ? await opts.openDb(dir) : pgSchema ? await openPostgres(pgSchema.url) : undefined;
+  const opened = opts.openDb
+    ? await opts.openDb(dir)
+    : pgSchema
+      ? await openPostgres(pgSchema.url)
+      : opts.wrapDb
+        ? await openSqlite(join(dir, 'mpay.db'))
+        : undefined;
+  const db = opened && opts.wrapDb ? opts.wrapDb(opened) : opened;
   const rt = await openRuntime({ dataDir: dir, clock, validateResponses: opts.validateResponses ?? true, rateLimit: opts.rateLimit ?? null, checkoutRateLimit: opts.checkoutRateLimit, trustProxy: opts.trustProxy, log: opts.log, publicBaseUrl: opts.publicBaseUrl, uploadLimits: opts.uploadLimits ?? { rate: null }, mode: opts.mode, db, readMemo: opts.readMemo, due: opts.due, pricing: opts.pricing });
   const newMerchant = (name = 'Loja Teste') => rt.deps.db.tx((q) => createMerchant(q, rt.deps, name, clock.now()));
   const merchant = await newMerchant();
