@@ -26,7 +26,7 @@ export interface AppDeps extends ServiceDeps {
   rateLimit?: RateLimits | null;
   /** token buckets of the public checkout (per client and per payment link); null disables them */
   checkoutRateLimit?: CheckoutRateLimit | null;
-  /** check every success response against the contract (a development aid: each schema is built on first use) */
+  /** check every success response against the contract, set when the runtime is built (the test suites' runtimes do) */
   validateResponses?: boolean;
   /**
    * Serve the reads of stored rows again from the answer made at the same database state
