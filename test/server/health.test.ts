@@ -1,32 +1,20 @@
 /** Readiness and errors when the store cannot serve: 503 with Retry-After, never a 500. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
-import { StoreUnavailable, type Db, type Queryable, type SqlValue } from '../../src/store/db.js';
+import { StoreUnavailable, type Db } from '../../src/store/db.js';
+import { ForwardingDb } from '../helpers/faulty.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 
 /** The store the runtime is given: the backend's, or, once cut off, one that cannot be reached. */
-class SwitchDb implements Db {
-  constructor(public current: Db) {}
-  get dialect() {
-    return this.current.dialect;
+class SwitchDb extends ForwardingDb {
+  constructor(public current: Db) {
+    super();
   }
-  all<T>(sql: string, params?: readonly SqlValue[]) {
-    return this.current.all<T>(sql, params);
-  }
-  get<T>(sql: string, params?: readonly SqlValue[]) {
-    return this.current.get<T>(sql, params);
-  }
-  run(sql: string, params?: readonly SqlValue[]) {
-    return this.current.run(sql, params);
-  }
-  tx<T>(fn: (q: Queryable) => Promise<T>) {
-    return this.current.tx(fn);
+  protected target(): Db {
+    return this.current;
   }
   changeToken() {
     return this.current.changeToken?.();
-  }
-  close() {
-    return this.current.close();
   }
 }
 
