@@ -58,11 +58,15 @@ export interface CliPresentation {
 
 /**
  * An operation anyone may call, made idempotent by a field of its body instead of the
- * Idempotency-Key header: a retry with the same value replays the first answer. The key is
- * kept under the merchant that owns the path's resource (the server's route names it).
+ * Idempotency-Key header: a retry with the same value replays the first answer. The key,
+ * `<prefix> <the path's parameters> <the field's value>` (spaces: never a valid
+ * Idempotency-Key header, so never one of the merchant's own keys), is kept under the merchant
+ * that owns the path's resource (the server's route names it).
  */
 export interface BodyIdempotency {
-  /** the body's field whose value is the key (one per attempt) */
+  /** the key's first word */
+  prefix: string;
+  /** the body's field whose value ends the key (one per attempt) */
   bodyField: string;
 }
 

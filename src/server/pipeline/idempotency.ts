@@ -1,4 +1,5 @@
 import type { AnyEndpoint } from '../../contract/index.js';
+import type { BodyIdempotency } from '../../contract/endpoint.js';
 import type { Db } from '../../store/db.js';
 import type { AppDeps, HandlerInput, OwnedOperation, Principal, RequestContext } from '../context.js';
 import { ApiError } from '../errors.js';
@@ -56,9 +57,9 @@ const OWNED_HEADERS = { 'Cache-Control': 'no-store' };
 
 /**
  * The idempotency stage of an endpoint declared `idempotency: { bodyField }` (an operation
- * anyone may call): the key is that field of the body under the request's path (a space: never
- * a valid Idempotency-Key header, so never one of the merchant's own keys), kept under the
- * merchant the operation's `owner` names. Once the key is claimed, the limit stage runs the
+ * anyone may call): the key is that field of the body after the path's parameters (the
+ * contract's BodyIdempotency), kept under the merchant the operation's `owner` names; the
+ * request is told from another by its path and its parsed body. Once the key is claimed, the limit stage runs the
  * operation's `limit` (given back should the handler fail), then the handler and the shape stage.
  */
 export async function runOwned(
@@ -70,9 +71,10 @@ export async function runOwned(
   input: HandlerInput<AnyEndpoint>,
 ): Promise<Answer> {
   const { merchantId, prepared } = await op.owner(ctx, input);
-  const field = (e.idempotency as { bodyField: string }).bodyField;
-  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => (input.params as Record<string, string>)[name]!);
-  const key = `${path} ${String((input.body as Record<string, unknown>)[field])}`;
+  const { prefix, bodyField } = e.idempotency as BodyIdempotency;
+  const params = input.params as Record<string, string>;
+  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+  const key = [prefix, ...Object.values(params), String((input.body as Record<string, unknown>)[bodyField])].join(' ');
   const hash = requestHash(deps, e.method, path, new TextEncoder().encode(JSON.stringify(input.body)));
   const outcome = await withIdempotency(deps, merchantId, key, hash, async () => {
     const giveBack = op.limit(limits, ctx, input, prepared);
