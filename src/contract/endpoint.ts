@@ -56,6 +56,20 @@ export interface CliPresentation {
   nested?: Readonly<Record<string, CliTable>>;
 }
 
+/**
+ * An operation anyone may call, made idempotent by a field of its body instead of the
+ * Idempotency-Key header: a retry with the same value replays the first answer. The key,
+ * `<prefix> <the path's parameters> <the field's value>` (spaces: never a valid
+ * Idempotency-Key header, so never one of the merchant's own keys), is kept under the merchant
+ * that owns the path's resource (the server's route names it).
+ */
+export interface BodyIdempotency {
+  /** the key's first word */
+  prefix: string;
+  /** the body's field whose value ends the key (one per attempt) */
+  bodyField: string;
+}
+
 export interface Endpoint<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
@@ -96,7 +110,7 @@ export interface Endpoint<
    * and its answer kept there: one commit a request), for a handler that writes only through
    * the store it is given, in one transaction, and does nothing after it but build its answer.
    */
-  idempotency?: 'in-transaction';
+  idempotency?: 'in-transaction' | BodyIdempotency;
   /**
    * The answer is a function of the stored rows alone (no time, no signed URL): the server may
    * serve it again while the database reads the same (src/server/readMemo.ts).

@@ -26,7 +26,7 @@ export interface AppDeps extends ServiceDeps {
   rateLimit?: RateLimits | null;
   /** token buckets of the public checkout (per client and per payment link); null disables them */
   checkoutRateLimit?: CheckoutRateLimit | null;
-  /** check every success response against the contract (tests turn this on) */
+  /** check every success response against the contract, set when the runtime is built (the test suites' runtimes do) */
   validateResponses?: boolean;
   /**
    * Serve the reads of stored rows again from the answer made at the same database state
@@ -68,7 +68,7 @@ export interface RequestContext extends ServiceContext {
   requestId: string;
   /** the request as the pipeline received it (headers, the body as a stream for uploads) */
   readonly request: CoreRequest;
-  /** the pipeline's limits, for the budgets a handler spends itself (the checkout's link budget) */
+  /** the pipeline's limits, for the budgets a handler spends itself (the checkout's status polls) */
   readonly limits: Limits;
   clientIp: string;
   /** the client as per-client limits and holds count it (rateLimit.ts clientOf): an IPv4 address, an IPv6 /64 */
@@ -92,7 +92,7 @@ export interface HandlerInput<E> {
 
 /**
  * An answer a handler made itself, not a record for the envelope: a download's bytes with
- * their headers, or an envelope already made (the checkout's payment).
+ * their headers.
  */
 export class RawAnswer {
   constructor(
@@ -110,5 +110,19 @@ export type HandlerResult<E> = E extends { list?: true }
 
 export type Handler<E> = (ctx: RequestContext, input: HandlerInput<E>) => Promise<HandlerResult<E> | RawAnswer>;
 
+/**
+ * The handler of an endpoint made idempotent by a field of its body (`idempotency: { bodyField }`
+ * in the contract, an operation anyone may call), in the three steps the pipeline runs apart:
+ * `owner` before the idempotency stage, `limit` once the key is claimed, then `handle`, whose
+ * answer the shape stage makes. A retry of the same attempt runs `owner` only, then replays.
+ */
+export interface OwnedOperation<E, P = unknown> {
+  /** checks the request and names the merchant its key is kept under; `prepared` is handed to the steps after it */
+  owner(ctx: RequestContext, input: HandlerInput<E>): Promise<{ merchantId: string; prepared: P }>;
+  /** the limit stage's: takes the resource's budget, and returns what gives it back should `handle` fail */
+  limit(limits: Limits, ctx: RequestContext, input: HandlerInput<E>, prepared: P): () => void;
+  handle(ctx: RequestContext, input: HandlerInput<E>, prepared: P): Promise<HandlerResult<E>>;
+}
+
 /** One handler per endpoint id of a group of endpoints. */
-export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> };
+export type Handlers<Es extends readonly Endpoint[]> = { [E in Es[number] as E['id']]: Handler<E> | OwnedOperation<E, any> };

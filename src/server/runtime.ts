@@ -21,6 +21,7 @@ export interface RuntimeOptions {
   log?: AppDeps['log'];
   publicBaseUrl?: string;
   rateLimit?: AppDeps['rateLimit'];
+  checkoutRateLimit?: AppDeps['checkoutRateLimit'];
   uploadLimits?: AppDeps['uploadLimits'];
   trustProxy?: AppDeps['trustProxy'];
   validateResponses?: boolean;
@@ -61,6 +62,7 @@ export async function openRuntime(o: RuntimeOptions): Promise<Runtime> {
     log: o.log,
     publicBaseUrl: o.publicBaseUrl,
     rateLimit: o.rateLimit,
+    checkoutRateLimit: o.checkoutRateLimit,
     uploadLimits: o.uploadLimits,
     trustProxy: o.trustProxy,
     validateResponses: o.validateResponses,

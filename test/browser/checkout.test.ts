@@ -4,6 +4,7 @@
  * exhausted links, a buyer-entered amount, the redirect to redirect_url. Screenshots at
  * desktop and phone widths go to test-artifacts/.
  */
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { listen, type RunningServer } from '../../src/server/http.js';
@@ -30,11 +31,18 @@ describe.skipIf(!HAVE_CHROMIUM)('hosted checkout in headless Chromium', () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    env = await testEnv();
+    // a free port first: the runtime's public origin is the server's, fixed when it is built
+    const port = await new Promise<number>((resolve, reject) => {
+      const probe = createServer();
+      probe.once('error', reject);
+      probe.listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
     // several payments come from 127.0.0.1 in a few seconds; the limits have their own tests
-    env.rt.deps.checkoutRateLimit = null;
-    server = await listen(env.rt, '127.0.0.1', 0);
-    env.rt.deps.publicBaseUrl = server.url;
+    env = await testEnv({ checkoutRateLimit: null, publicBaseUrl: `http://127.0.0.1:${port}` });
+    server = await listen(env.rt, '127.0.0.1', port);
     site = await merchantSite();
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });

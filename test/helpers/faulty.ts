@@ -5,25 +5,41 @@ import { testEnv, type TestEnv } from './server.js';
 
 const WRITE = /^\s*(INSERT|UPDATE|DELETE)\b/i;
 
+/** A Db that hands every call to the store `target()` names: the base of the tests' wrappers (no change token). */
+export abstract class ForwardingDb implements Db {
+  protected abstract target(): Db;
+  get dialect() {
+    return this.target().dialect;
+  }
+  all<T>(sql: string, params?: readonly SqlValue[]) {
+    return this.target().all<T>(sql, params);
+  }
+  get<T>(sql: string, params?: readonly SqlValue[]) {
+    return this.target().get<T>(sql, params);
+  }
+  run(sql: string, params?: readonly SqlValue[]) {
+    return this.target().run(sql, params);
+  }
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+    return this.target().tx(fn);
+  }
+  close() {
+    return this.target().close();
+  }
+}
+
 /**
  * A Db that crashes on purpose: once armed with `failAt = k`, the k-th write inside a
  * transaction throws, as a process dying between two writes would stop the transaction.
  */
-export class FaultyDb implements Db {
+export class FaultyDb extends ForwardingDb {
   failAt: number | null = null;
   writes = 0;
-  constructor(readonly inner: SqliteDb) {}
-  get dialect() {
-    return this.inner.dialect;
+  constructor(readonly inner: SqliteDb) {
+    super();
   }
-  all<T>(sql: string, params?: readonly SqlValue[]) {
-    return this.inner.all<T>(sql, params);
-  }
-  get<T>(sql: string, params?: readonly SqlValue[]) {
-    return this.inner.get<T>(sql, params);
-  }
-  run(sql: string, params?: readonly SqlValue[]) {
-    return this.inner.run(sql, params);
+  protected target(): Db {
+    return this.inner;
   }
   arm(k: number) {
     this.writes = 0;
@@ -37,7 +53,7 @@ export class FaultyDb implements Db {
     this.writes++;
     if (this.failAt !== null && this.writes === this.failAt) throw new Error(`injected crash before write ${this.failAt}: ${sql.trim().split(/\s+/).slice(0, 3).join(' ')}`);
   }
-  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+  override tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
     return this.inner.tx((q) =>
       fn({
         dialect: q.dialect,
@@ -52,9 +68,6 @@ export class FaultyDb implements Db {
         },
       }),
     );
-  }
-  close() {
-    return this.inner.close();
   }
 }
 

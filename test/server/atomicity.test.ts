@@ -6,8 +6,7 @@ import { addSubmerchant, balanceOf, cardCharge, chargeBody, checkLedger, tokeniz
 
 let env: TestEnv & { fdb: FaultyDb };
 beforeEach(async () => {
-  env = await faultyEnv();
-  env.rt.deps.log = () => undefined; // the injected crashes are logged as internal errors
+  env = await faultyEnv({ log: () => undefined }); // the injected crashes are logged as internal errors
 });
 afterEach(async () => env.close());
 
@@ -153,8 +152,7 @@ describe('a crash between two writes of a money operation leaves nothing behind'
   it('capture of an authorisation past its 7 days that the due work has not reached: voided (charge and event) or nothing, and a 409', async () => {
     // a request that skips the due work, as one within the production window may
     await env.close();
-    env = await faultyEnv({ due: { batch: 100, skip: () => true, ran: () => undefined, wrote: () => undefined } });
-    env.rt.deps.log = () => undefined;
+    env = await faultyEnv({ due: { batch: 100, skip: () => true, ran: () => undefined, wrote: () => undefined }, log: () => undefined });
     const a = (await cardCharge(env, 10000, 1, { capture: false })).body.data;
     env.clock.advance(7 * 86_400_000);
     const { writes, res } = await crashAtEveryWrite(() => env.call('POST', `/v1/charges/${a.id}/capture`));

@@ -11,9 +11,7 @@ import { testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
 beforeEach(async () => {
-  env = await testEnv();
-  env.rt.deps.checkoutRateLimit = null;
-  env.rt.deps.trustProxy = ['127.0.0.1'];
+  env = await testEnv({ checkoutRateLimit: null, trustProxy: ['127.0.0.1'] });
 });
 afterEach(async () => env.close());
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testEnv, type TestEnv } from '../helpers/server.js';
+import { reopen, testEnv, type TestEnv } from '../helpers/server.js';
 import { addSubmerchant, CPF, tokenize } from '../helpers/money.js';
 import { CHECKOUT_JS } from '../../src/server/checkout/assets.js';
 import { escapeHtml, jsonForScript, safeColor } from '../../src/server/checkout/page.js';
@@ -9,8 +9,7 @@ import { DEFAULT_CHECKOUT_RATE_LIMIT } from '../../src/server/rateLimit.js';
 
 let env: TestEnv;
 beforeEach(async () => {
-  env = await testEnv();
-  env.rt.deps.checkoutRateLimit = null;
+  env = await testEnv({ checkoutRateLimit: null });
 });
 afterEach(async () => env.close());
 
@@ -384,11 +383,13 @@ describe('POST /checkout/{id}/pay', () => {
   });
 
   it('is rate-limited per client IP and per link (429 with Retry-After); a limited request uses no attempt', async () => {
-    env.rt.deps.checkoutRateLimit = {
-      payPerIp: { perSecond: 0.001, burst: 3 },
-      payPerLink: { perSecond: 0.001, burst: 100 },
-      pollPerIp: { perSecond: 0.001, burst: 100 },
-    };
+    env = await reopen(env, {
+      checkoutRateLimit: {
+        payPerIp: { perSecond: 0.001, burst: 3 },
+        payPerLink: { perSecond: 0.001, burst: 100 },
+        pollPerIp: { perSecond: 0.001, burst: 100 },
+      },
+    });
     const link = await createLink();
     for (let i = 0; i < 3; i++) expect((await payPix(link.id)).status).toBe(201);
     const limited = await payPix(link.id, { attempt_id: 'limited-attempt' });
@@ -400,11 +401,13 @@ describe('POST /checkout/{id}/pay', () => {
   });
 
   it('limits the payments of one link across addresses', async () => {
-    env.rt.deps.checkoutRateLimit = {
-      payPerIp: { perSecond: 0.001, burst: 100 },
-      payPerLink: { perSecond: 0.001, burst: 2 },
-      pollPerIp: { perSecond: 0.001, burst: 100 },
-    };
+    env = await reopen(env, {
+      checkoutRateLimit: {
+        payPerIp: { perSecond: 0.001, burst: 100 },
+        payPerLink: { perSecond: 0.001, burst: 2 },
+        pollPerIp: { perSecond: 0.001, burst: 100 },
+      },
+    });
     const a = await createLink();
     const b = await createLink();
     expect((await payPix(a.id)).status).toBe(201);
@@ -420,9 +423,8 @@ describe("a link's payment budget", () => {
   /** a PIX payment (or anything else in `extra`) from the client `ip`, behind a trusted proxy */
   const payFrom = (ip: string, linkId: string, extra: Record<string, unknown> = {}) =>
     pub('POST', `/checkout/${linkId}/pay`, { attempt_id: attempt(), payment_method: 'pix', customer: buyer, ...extra }, { 'x-forwarded-for': ip });
-  beforeEach(() => {
-    env.rt.deps.checkoutRateLimit = DEFAULT_CHECKOUT_RATE_LIMIT;
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+  beforeEach(async () => {
+    env = await reopen(env, { checkoutRateLimit: DEFAULT_CHECKOUT_RATE_LIMIT, trustProxy: ['127.0.0.1'] });
   });
 
   it('is not spent by refused requests: 36 invalid payments from 4 addresses, then a new buyer pays', async () => {
@@ -439,7 +441,7 @@ describe("a link's payment budget", () => {
   });
 
   it('is not spent by a payment the link refuses (a use already held)', async () => {
-    env.rt.deps.checkoutRateLimit = { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerLink: { perSecond: 0.001, burst: 3 } };
+    env = await reopen(env, { checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerLink: { perSecond: 0.001, burst: 3 } } });
     const link = await createLink({ max_uses: 1 });
     expect((await payFrom('198.51.100.1', link.id)).status).toBe(201);
     for (let i = 0; i < 3; i++) expect((await payFrom('198.51.100.1', link.id)).body.error).toBe('conflict');
@@ -448,7 +450,7 @@ describe("a link's payment budget", () => {
   });
 
   it("strangers who spend it lock themselves out of the link, not a new buyer: per-client budgets come first", async () => {
-    env.rt.deps.checkoutRateLimit = { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerIp: { perSecond: 0.001, burst: 10 }, payPerLink: { perSecond: 0.001, burst: 30 } };
+    env = await reopen(env, { checkoutRateLimit: { ...DEFAULT_CHECKOUT_RATE_LIMIT, payPerIp: { perSecond: 0.001, burst: 10 }, payPerLink: { perSecond: 0.001, burst: 30 } } });
     const link = await createLink();
     const statuses: number[] = [];
     for (let a = 1; a <= 4; a++) for (let i = 0; i < 9; i++) statuses.push((await payFrom(`198.51.100.${a}`, link.id)).status);
@@ -466,7 +468,7 @@ describe("a link's payment budget", () => {
   });
 
   it('counts an IPv6 client by its /64 for pay and for status polls', async () => {
-    env.rt.deps.checkoutRateLimit = { payPerIp: { perSecond: 0.001, burst: 3 }, payPerLink: { perSecond: 100, burst: 100 }, pollPerIp: { perSecond: 0.001, burst: 3 } };
+    env = await reopen(env, { checkoutRateLimit: { payPerIp: { perSecond: 0.001, burst: 3 }, payPerLink: { perSecond: 100, burst: 100 }, pollPerIp: { perSecond: 0.001, burst: 3 } } });
     const link = await createLink();
     const pays: number[] = [];
     let receipt = '';

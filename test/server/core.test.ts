@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import { basic, reopen, testEnv, type TestEnv } from '../helpers/server.js';
 import { dueWork, runDueWork } from '../../src/server/due.js';
 import { DUE_SKIP_MS, WindowDuePolicy } from '../../src/server/pipeline/due.js';
 import { AlwaysDue, CountingDue, SameInstantDue } from '../helpers/due.js';
@@ -75,7 +75,7 @@ describe('envelope, auth and errors', () => {
 
   it('a failing due job is logged and does not fail the request', async () => {
     const logged: Record<string, unknown>[] = [];
-    env.rt.deps.log = (e) => logged.push(e);
+    env = await reopen(env, { log: (e) => logged.push(e) });
     const broken = async () => {
       throw new Error('boom');
     };
@@ -91,7 +91,7 @@ describe('envelope, auth and errors', () => {
 
   it('the due-work sweep logs a failing job and still runs the others', async () => {
     const logged: Record<string, unknown>[] = [];
-    env.rt.deps.log = (e) => logged.push(e);
+    env = await reopen(env, { log: (e) => logged.push(e) });
     let after = 0;
     const broken = async () => {
       throw new Error('sweep boom');

@@ -1,12 +1,27 @@
 /** Readiness and errors when the store cannot serve: 503 with Retry-After, never a 500. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PgDb } from '../../src/store/postgres.js';
-import { StoreUnavailable } from '../../src/store/db.js';
+import { StoreUnavailable, type Db } from '../../src/store/db.js';
+import { ForwardingDb } from '../helpers/faulty.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 
+/** The store the runtime is given: the backend's, or, once cut off, one that cannot be reached. */
+class SwitchDb extends ForwardingDb {
+  constructor(public current: Db) {
+    super();
+  }
+  protected target(): Db {
+    return this.current;
+  }
+  changeToken() {
+    return this.current.changeToken?.();
+  }
+}
+
 let env: TestEnv;
+let store: SwitchDb;
 beforeEach(async () => {
-  env = await testEnv();
+  env = await testEnv({ wrapDb: (db) => (store = new SwitchDb(db)) });
 });
 afterEach(async () => env.close());
 
@@ -19,9 +34,9 @@ describe('health and readiness', () => {
   });
 
   it('a database that cannot be reached: /readyz and requests are 503 with Retry-After, /healthz stays 200', async () => {
-    const real = env.rt.deps.db;
+    const real = store.current;
     const gone = new PgDb('postgres://nobody@127.0.0.1:1/none', { connectTimeoutMs: 2000 });
-    env.rt.deps.db = gone;
+    store.current = gone;
     try {
       await expect(gone.get('SELECT 1')).rejects.toBeInstanceOf(StoreUnavailable);
       await expect(gone.tx(async () => 1)).rejects.toBeInstanceOf(StoreUnavailable);
@@ -33,7 +48,7 @@ describe('health and readiness', () => {
       expect(r.status).toBe(503);
       expect((await env.rt.app.request('/healthz')).status).toBe(200);
     } finally {
-      env.rt.deps.db = real;
+      store.current = real;
       await gone.close();
     }
   });

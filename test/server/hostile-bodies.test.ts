@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JSON_LIMIT, MAX_JSON_DEPTH, PUBLIC_JSON_LIMIT } from '../../src/server/body.js';
-import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import { basic, reopen, testEnv, type TestEnv } from '../helpers/server.js';
 
 let env: TestEnv;
 beforeEach(async () => {
@@ -24,7 +24,7 @@ const pay = (body: string, headers: Record<string, string> = {}) =>
 
 describe('JSON nesting depth', () => {
   it(`a document nested deeper than ${MAX_JSON_DEPTH} levels is refused before parsing, on every operation`, async () => {
-    env.rt.deps.checkoutRateLimit = null;
+    env = await reopen(env, { checkoutRateLimit: null });
     const r = await pay(deep(5000));
     expect(r.status).toBe(400);
     const b = await r.json();
@@ -44,7 +44,7 @@ describe('JSON nesting depth', () => {
 
 describe('body limits', () => {
   it(`public operations take at most ${PUBLIC_JSON_LIMIT} bytes (413), secret-key ones ${JSON_LIMIT}`, async () => {
-    env.rt.deps.checkoutRateLimit = null;
+    env = await reopen(env, { checkoutRateLimit: null });
     const big = JSON.stringify({ pad: 'x'.repeat(PUBLIC_JSON_LIMIT) });
     const checkout = await pay(big);
     expect(checkout.status).toBe(413);
@@ -62,11 +62,13 @@ describe('body limits', () => {
 
 describe('the checkout rate limit runs before the body is read', () => {
   it('past the per-IP budget a pay request is 429 whatever its body', async () => {
-    env.rt.deps.checkoutRateLimit = {
-      payPerIp: { perSecond: 0.01, burst: 2 },
-      payPerLink: { perSecond: 100, burst: 100 },
-      pollPerIp: { perSecond: 100, burst: 100 },
-    };
+    env = await reopen(env, {
+      checkoutRateLimit: {
+        payPerIp: { perSecond: 0.01, burst: 2 },
+        payPerLink: { perSecond: 100, burst: 100 },
+        pollPerIp: { perSecond: 100, burst: 100 },
+      },
+    });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await pay('{not json')).status);
     expect(statuses).toEqual([400, 400, 429, 429]);

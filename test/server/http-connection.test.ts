@@ -14,9 +14,8 @@ let env: TestEnv;
 let server: RunningServer;
 let logs: Record<string, unknown>[];
 beforeEach(async () => {
-  env = await testEnv();
   logs = [];
-  env.rt.deps.log = (e) => logs.push(e);
+  env = await testEnv({ log: (e) => logs.push(e) });
   server = await listen(env.rt, '127.0.0.1', 0);
 });
 afterEach(async () => {
@@ -342,16 +341,15 @@ describe('slow and numerous clients', () => {
   });
 
   it('a trusted proxy is not held to the per-client cap (it carries many clients); the total still applies', async () => {
-    env.rt.deps.trustProxy = ['127.0.0.9'];
-    try {
-      await start();
-      const many = await Promise.all(Array.from({ length: LIMITS.maxPerClient + 3 }, () => hold('127.0.0.9')));
-      expect(many.filter((s) => s.destroyed)).toEqual([]);
-      expect((await get('127.0.0.9')).status).toBe(200);
-      for (let i = many.length; i < LIMITS.maxConnections; i++) await hold('127.0.0.9');
-      expect((await get('127.0.0.9')).status).toBe(503);
-    } finally {
-      env.rt.deps.trustProxy = undefined;
-    }
+    await server.close();
+    await env.close();
+    env = await testEnv({ log: (e) => logs.push(e), trustProxy: ['127.0.0.9'] });
+    server = await listen(env.rt, '127.0.0.1', 0);
+    await start();
+    const many = await Promise.all(Array.from({ length: LIMITS.maxPerClient + 3 }, () => hold('127.0.0.9')));
+    expect(many.filter((s) => s.destroyed)).toEqual([]);
+    expect((await get('127.0.0.9')).status).toBe(200);
+    for (let i = many.length; i < LIMITS.maxConnections; i++) await hold('127.0.0.9');
+    expect((await get('127.0.0.9')).status).toBe(503);
   });
 });

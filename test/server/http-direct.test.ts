@@ -17,9 +17,8 @@ let server: RunningServer;
 let lines: Record<string, unknown>[];
 
 async function start(rateLimit: { perSecond: number; burst: number } | null = null): Promise<void> {
-  env = await testEnv({ rateLimit });
   lines = [];
-  env.rt.deps.log = (entry) => lines.push(entry);
+  env = await testEnv({ rateLimit, log: (entry) => lines.push(entry) });
   server = await listen(env.rt, '127.0.0.1', 0);
 }
 afterEach(async () => {

@@ -15,8 +15,7 @@ import type { Queryable } from '../../src/store/db.js';
 
 let env: TestEnv;
 beforeEach(async () => {
-  env = await testEnv();
-  env.rt.deps.checkoutRateLimit = null;
+  env = await testEnv({ checkoutRateLimit: null });
 });
 afterEach(async () => env.close());
 

@@ -36,8 +36,7 @@ const statusesOf = async (n: number, auth: string, ip: string) => {
 
 describe('publishable-key traffic has its own budget per client IP', () => {
   it("260 anonymous refused tokenizations do not starve the merchant's secret-key requests", async () => {
-    env = await testEnv({ rateLimit: { perSecond: 1, burst: 20, publicPerIp: { perSecond: 0.001, burst: 10 } } });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: { perSecond: 1, burst: 20, publicPerIp: { perSecond: 0.001, burst: 10 } }, trustProxy: ['127.0.0.1'] });
     const statuses: number[] = [];
     for (let i = 0; i < 260; i++) statuses.push((await tokens(env, '198.51.100.66')).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
@@ -91,8 +90,8 @@ describe('limits per merchant, a cap on keys, failed authentication throttled', 
   it('wrong secrets from one address: 401, then 429 for that address once its ceiling is spent, not for others; valid keys still pass', async () => {
     env = await testEnv({
       rateLimit: { perSecond: 100, burst: 200, failedAuthPerIp: { perSecond: 0.01, burst: 5 }, failedAuthPerKey: { perSecond: 0.01, burst: 50 } },
+      trustProxy: ['127.0.0.1'],
     });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
     const wrong = basic(env.merchant.public_key, 'sk_test_wrong');
     const statuses = await statusesOf(30, wrong, '203.0.113.99');
     expect(statuses.slice(0, 5)).toEqual(Array(5).fill(401));
@@ -108,8 +107,8 @@ describe('limits per merchant, a cap on keys, failed authentication throttled', 
   it('wrong secrets for one public key from many addresses: 429 once its budget is spent; the right secret still works', async () => {
     env = await testEnv({
       rateLimit: { perSecond: 100, burst: 200, failedAuthPerIp: { perSecond: 0.01, burst: 5 }, failedAuthPerKey: { perSecond: 0.01, burst: 8 } },
+      trustProxy: ['127.0.0.1'],
     });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
     const wrong = basic(env.merchant.public_key, 'sk_test_wrong');
     const statuses: number[] = [];
     for (let i = 0; i < 20; i++) statuses.push((await get(env, '/v1/merchant', wrong, `198.51.100.${i + 1}`)).status);
@@ -132,8 +131,7 @@ describe('failed authentications never refuse a valid credential', () => {
   });
 
   it('wrong secrets for one key from one client: 429 once that (client, key) budget is spent; the key from elsewhere, and its right secret, still work', async () => {
-    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIpKey: { perSecond: 0.001, burst: 10 }, failedAuthPerKey: { perSecond: 0.001, burst: 50 } } });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIpKey: { perSecond: 0.001, burst: 10 }, failedAuthPerKey: { perSecond: 0.001, burst: 50 } }, trustProxy: ['127.0.0.1'] });
     const wrong = basic(env.merchant.public_key, 'sk_test_wrong');
     const statuses = await statusesOf(50, wrong, '203.0.113.99');
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
@@ -147,8 +145,7 @@ describe('failed authentications never refuse a valid credential', () => {
   });
 
   it('one client spraying many keys: 401 up to a generous per-client ceiling, then 429; its valid keys still pass, other clients are untouched', async () => {
-    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIp: { perSecond: 0.001, burst: 100 } } });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIp: { perSecond: 0.001, burst: 100 } }, trustProxy: ['127.0.0.1'] });
     const statuses: number[] = [];
     for (let i = 0; i < 120; i++) {
       const pk = `pk_test_${randomBytes(16).toString('hex')}`;
@@ -163,8 +160,7 @@ describe('failed authentications never refuse a valid credential', () => {
 
 describe('IPv6 clients are counted by /64', () => {
   it('the publishable-key budget: addresses of one /64 share one, another /64 has its own', async () => {
-    env = await testEnv({ rateLimit: { perSecond: 100, burst: 200, publicPerIp: { perSecond: 0.001, burst: 10 } } });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: { perSecond: 100, burst: 200, publicPerIp: { perSecond: 0.001, burst: 10 } }, trustProxy: ['127.0.0.1'] });
     const statuses: number[] = [];
     for (let i = 1; i <= 20; i++) statuses.push((await tokens(env, `2001:db8:7:1::${i.toString(16)}`)).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
@@ -175,8 +171,7 @@ describe('IPv6 clients are counted by /64', () => {
   });
 
   it('the failed-authentication ceiling: a sweep of one /64 is one client', async () => {
-    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIp: { perSecond: 0.001, burst: 5 } } });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: { ...DEFAULT_RATE_LIMITS, failedAuthPerIp: { perSecond: 0.001, burst: 5 } }, trustProxy: ['127.0.0.1'] });
     const statuses: number[] = [];
     for (let i = 1; i <= 10; i++) {
       statuses.push((await get(env, '/v1/merchant', basic(`pk_test_${randomBytes(16).toString('hex')}`, 'sk_test_x'), `2001:db8:9:9:${i}::1`)).status);
@@ -197,8 +192,7 @@ describe('malformed public keys keep nothing', () => {
   });
 
   it('10,000 failed logins with 12 KB public keys from 500 addresses leave the heap where it was', async () => {
-    env = await testEnv({ rateLimit: DEFAULT_RATE_LIMITS });
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    env = await testEnv({ rateLimit: DEFAULT_RATE_LIMITS, trustProxy: ['127.0.0.1'] });
     const heap = () => {
       gc();
       gc();

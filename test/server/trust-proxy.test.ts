@@ -5,16 +5,23 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseTrustProxy } from '../../src/cli/commands/serverStart/run.js';
-import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import { basic, testEnv, type TestEnv, type TestSettings } from '../helpers/server.js';
 
 let env: TestEnv;
 let key: { public_key: string; secret_key: string };
-beforeEach(async () => {
-  env = await testEnv();
+/** The env, with `settings`, and its key allowed from 203.0.113.7 only. */
+async function open(settings: TestSettings = {}): Promise<void> {
+  env = await testEnv(settings);
   const r = await env.call('POST', '/v1/api-keys', { name: 'office', allowed_ips: ['203.0.113.7'] });
   expect(r.status).toBe(201);
   key = r.body.data;
-});
+}
+/** The env built again behind the proxies `trustProxy`. */
+async function behind(trustProxy: string[]): Promise<void> {
+  await env.close();
+  await open({ trustProxy });
+}
+beforeEach(() => open());
 afterEach(async () => env.close());
 
 const asKey = (xff?: string) =>
@@ -26,19 +33,19 @@ describe('X-Forwarded-For', () => {
   });
 
   it('from a trusted proxy names the client: the right-most untrusted hop', async () => {
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    await behind(['127.0.0.1']);
     expect((await asKey('203.0.113.7')).status).toBe(200);
     expect((await asKey('198.51.100.1, 203.0.113.7')).status).toBe(200); // a client-supplied left part is not believed
     expect((await asKey('203.0.113.7, 198.51.100.1')).status).toBe(403);
     expect((await asKey('not-an-ip')).status).toBe(403); // garbage: the proxy itself is the client
-    env.rt.deps.trustProxy = ['127.0.0.1', '198.51.100.0/24'];
+    await behind(['127.0.0.1', '198.51.100.0/24']);
     expect((await asKey('203.0.113.7, 198.51.100.1')).status).toBe(200);
-    env.rt.deps.trustProxy = ['10.0.0.1'];
+    await behind(['10.0.0.1']);
     expect((await asKey('203.0.113.7')).status).toBe(403); // the peer is not a listed proxy
   });
 
   it('reads a hop with a port, or an IPv6 hop in brackets, as its address (proxies that append the port)', async () => {
-    env.rt.deps.trustProxy = ['127.0.0.1'];
+    await behind(['127.0.0.1']);
     expect((await asKey('203.0.113.7:51234')).status).toBe(200);
     expect((await asKey('198.51.100.1:80, 203.0.113.7:443')).status).toBe(200);
     expect((await asKey('203.0.113.7:51234, 198.51.100.1:80')).status).toBe(403);

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sanitizeFileName, sniff } from '../../src/domain/files.js';
 import { listen } from '../../src/server/http.js';
-import { basic, testEnv, type TestEnv } from '../helpers/server.js';
+import { basic, reopen, testEnv, type TestEnv, type TestSettings } from '../helpers/server.js';
 import { ok, pjBody } from '../helpers/onboarding.js';
 import { elf, mz, realJpeg, realPdf, realPng, streamingMultipart, zip } from '../helpers/files.js';
 
@@ -24,6 +24,12 @@ beforeEach(async () => {
 afterEach(async () => {
   await env.close();
 });
+
+/** The env built again with the upload limits `uploadLimits`, and its submerchant. */
+async function withUploadLimits(uploadLimits: TestSettings['uploadLimits']): Promise<void> {
+  env = await reopen(env, { uploadLimits });
+  sub = await ok(env, 'POST', '/v1/submerchants', pjBody());
+}
 
 /** every file (dotfiles included) under `root`, as paths relative to it */
 function filesUnder(root: string): string[] {
@@ -395,7 +401,7 @@ describe('per-merchant upload limits', () => {
     });
 
   it('uploads past the burst (30 by default) are 429 with Retry-After and store nothing; the bucket refills with time, per merchant', async () => {
-    env.rt.deps.uploadLimits = {}; // the defaults, as a server runs them (testEnv turns the rate off)
+    await withUploadLimits({}); // the defaults, as a server runs them (testEnv turns the rate off)
     const results = [];
     for (let i = 0; i < 31; i++) results.push(await upload(png(), `f${i}.png`, 'image/png'));
     expect(results.slice(0, 30).map((r) => r.status)).toEqual(Array(30).fill(201));
@@ -420,7 +426,7 @@ describe('per-merchant upload limits', () => {
 
   it('an upload that would take the merchant past its storage quota is 422 storage_quota_exceeded and stores nothing', async () => {
     const size = png().length;
-    env.rt.deps.uploadLimits = { quotaBytes: 3 * size };
+    await withUploadLimits({ quotaBytes: 3 * size });
     for (let i = 0; i < 3; i++) expect((await upload(png(), `f${i}.png`, 'image/png')).status).toBe(201);
     const over = await upload(png(), 'over.png', 'image/png');
     expect(over.status).toBe(422);
@@ -435,7 +441,7 @@ describe('per-merchant upload limits', () => {
   });
 
   it('uploads arriving at once are counted one after the other against the quota', async () => {
-    env.rt.deps.uploadLimits = { quotaBytes: 2 * png().length };
+    await withUploadLimits({ quotaBytes: 2 * png().length });
     // for submerchants of their own: nothing of one submerchant's upload waits for another's
     const subs = [sub.id];
     for (let i = 1; i < 6; i++) subs.push((await ok(env, 'POST', '/v1/submerchants', pjBody())).id);
@@ -446,7 +452,7 @@ describe('per-merchant upload limits', () => {
 
   it('a file that does not fit the room left is refused once read, and nothing stays', async () => {
     const small = png().length;
-    env.rt.deps.uploadLimits = { quotaBytes: small + 100 };
+    await withUploadLimits({ quotaBytes: small + 100 });
     expect((await upload(png(), 'a.png', 'image/png')).status).toBe(201);
     const pdf = realPdf();
     expect(pdf.length).toBeGreaterThan(100);
@@ -476,7 +482,7 @@ describe('per-merchant upload limits', () => {
 
   it("the server's sweep removes them too, and the room they took is free again", async () => {
     const size = png().length;
-    env.rt.deps.uploadLimits = { quotaBytes: 2 * size };
+    await withUploadLimits({ quotaBytes: 2 * size });
     await upload(png(), 'a.png', 'image/png');
     await upload(png(), 'b.png', 'image/png');
     expect((await upload(png(), 'c.png', 'image/png')).status).toBe(422);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { testEnv, type TestEnv } from '../helpers/server.js';
+import { reopen, testEnv, type TestEnv } from '../helpers/server.js';
 import { cardCharge } from '../helpers/money.js';
 import { receiver, whHeaders, type Receiver } from '../helpers/receiver.js';
 import { signedDeliveriesVerify } from '../helpers/signed-deliveries.js';
@@ -354,7 +354,7 @@ describe('fan-out and the delivery log', () => {
 
   it('never puts the secret in a log line, a log record or an error', async () => {
     const lines: string[] = [];
-    env.rt.deps.log = (e) => lines.push(JSON.stringify(e));
+    env = await reopen(env, { log: (e) => lines.push(JSON.stringify(e)) });
     const rc = await recv((_r, res) => {
       res.statusCode = 500;
       res.end('no');

@@ -118,6 +118,7 @@ export const checkoutEndpoints = [
     response: checkoutPayment,
     status: 201,
     message: 'Payment received',
+    idempotency: { prefix: 'checkout', bodyField: 'attempt_id' },
     tag: 'Checkout',
   }),
   endpoint({

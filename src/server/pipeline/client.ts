@@ -24,11 +24,12 @@ function hopAddress(hop: string): string {
  * address by its /64).
  */
 export class ClientAddresses {
-  private list: string[] | undefined;
-  private trusted: BlockList | null = null;
+  private readonly trusted: BlockList | null;
 
-  /** `trustProxy` is read at every request: the deps' list may be replaced while serving. */
-  constructor(private readonly trustProxy: () => string[] | undefined) {}
+  /** `trustProxy`: the proxies whose X-Forwarded-For is believed, fixed for the app's life */
+  constructor(trustProxy: readonly string[] | undefined) {
+    this.trusted = trustProxy?.length ? blockListOf([...trustProxy]) : null;
+  }
 
   of(req: CoreRequest): { clientIp: string; client: string } {
     const clientIp = this.ipOf(req);
@@ -37,7 +38,7 @@ export class ClientAddresses {
 
   private ipOf(req: CoreRequest): string {
     const peer = normalizeIp(req.peerAddress ?? '127.0.0.1');
-    const trusted = this.trustedProxies();
+    const trusted = this.trusted;
     if (!trusted || !ipIn(trusted, peer)) return peer;
     const forwarded = req.header('x-forwarded-for');
     if (!forwarded) return peer;
@@ -50,14 +51,5 @@ export class ClientAddresses {
       if (!ipIn(trusted, hop)) break;
     }
     return ip;
-  }
-
-  private trustedProxies(): BlockList | null {
-    const list = this.trustProxy();
-    if (list !== this.list) {
-      this.list = list;
-      this.trusted = list?.length ? blockListOf(list) : null;
-    }
-    return this.trusted;
   }
 }

@@ -1,10 +1,12 @@
 import type { AnyEndpoint } from '../../contract/index.js';
+import type { BodyIdempotency } from '../../contract/endpoint.js';
 import type { Db } from '../../store/db.js';
-import type { AppDeps, Principal } from '../context.js';
+import type { AppDeps, HandlerInput, OwnedOperation, Principal, RequestContext } from '../context.js';
 import { ApiError } from '../errors.js';
 import { requestHash, withIdempotency, withIdempotencyInTx } from '../idempotency.js';
 import { jsonAnswer, type Answer, type CoreRequest } from './request.js';
-import type { Shaped } from './shape.js';
+import type { Limits } from './limits.js';
+import { shape, type Shaped } from './shape.js';
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -47,5 +49,45 @@ export async function runIdempotent(
       ? await withIdempotencyInTx(deps, merchantId, key, hash, (db) => respond(db))
       : await withIdempotency(deps, merchantId, key, hash, () => respond());
   if (outcome.replayed) return jsonAnswer(outcome.response.status, outcome.response.body, { 'Idempotent-Replayed': 'true' });
+  return outcome.value;
+}
+
+/** An answer to one buyer's attempt, first or replayed: never stored by a cache. */
+const OWNED_HEADERS = { 'Cache-Control': 'no-store' };
+
+/**
+ * The idempotency stage of an endpoint declared `idempotency: { bodyField }` (an operation
+ * anyone may call): the key is that field of the body after the path's parameters (the
+ * contract's BodyIdempotency), kept under the merchant the operation's `owner` names; the
+ * request is told from another by its path and its parsed body. Once the key is claimed, the limit stage runs the
+ * operation's `limit` (given back should the handler fail), then the handler and the shape stage.
+ */
+export async function runOwned(
+  deps: AppDeps,
+  e: AnyEndpoint,
+  op: OwnedOperation<AnyEndpoint>,
+  ctx: RequestContext,
+  limits: Limits,
+  input: HandlerInput<AnyEndpoint>,
+): Promise<Answer> {
+  const { merchantId, prepared } = await op.owner(ctx, input);
+  const { prefix, bodyField } = e.idempotency as BodyIdempotency;
+  const params = input.params as Record<string, string>;
+  const path = e.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+  const key = [prefix, ...Object.values(params), String((input.body as Record<string, unknown>)[bodyField])].join(' ');
+  const hash = requestHash(deps, e.method, path, new TextEncoder().encode(JSON.stringify(input.body)));
+  const outcome = await withIdempotency(deps, merchantId, key, hash, async () => {
+    const giveBack = op.limit(limits, ctx, input, prepared);
+    let result: unknown;
+    try {
+      result = await op.handle(ctx, input, prepared);
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+    return shape(deps, e, ctx, result, input.page, true);
+  });
+  if (outcome.replayed) return jsonAnswer(outcome.response.status, outcome.response.body, { ...OWNED_HEADERS, 'Idempotent-Replayed': 'true' });
+  Object.assign(outcome.value.headers, OWNED_HEADERS);
   return outcome.value;
 }

@@ -9,7 +9,7 @@
  *   limit          limits.ts         the merchant's or the client's budget
  *   due work       due.ts            time-based moves of the merchant, before its request
  *   parse          parse.ts          path ids, query and body against the contract
- *   idempotency    idempotency.ts    the Idempotency-Key: replay, conflict, keep
+ *   idempotency    idempotency.ts    the Idempotency-Key (or a key of the body): replay, conflict, keep
  *   handle                           the endpoint's handler (src/server/routes)
  *   shape          shape.ts          the envelope (and its check against the contract in tests)
  *   log            log.ts            one line per request; errors mapped and logged once
@@ -21,7 +21,7 @@ import { RESOURCE_LOADERS, type ResourceName } from '../../contract/loaders.js';
 // builds a resource's schemas when it first serves one of its endpoints (src/contract/loaders.ts)
 import operations from '#generated/operations.json' with { type: 'json' };
 import { runDueJobs } from '../due.js';
-import type { AppDeps, Handler, Principal } from '../context.js';
+import type { AppDeps, Handler, HandlerInput, OwnedOperation, Principal } from '../context.js';
 import { ApiError, CLIENT_CLOSED_STATUS, ClientClosedError } from '../errors.js';
 import { ReadMemo, MAX_MEMO_SEARCH } from '../readMemo.js';
 import { handlers, pages, type PageHandler } from '../routes/index.js';
@@ -29,7 +29,7 @@ import { Authenticator } from './authenticate.js';
 import { ClientAddresses } from './client.js';
 import type { DuePolicy } from './due.js';
 import { errorAnswer } from './errors.js';
-import { idempotencyKeyOf, runIdempotent } from './idempotency.js';
+import { idempotencyKeyOf, runIdempotent, runOwned } from './idempotency.js';
 import { Limits } from './limits.js';
 import { logRequest, requestIdOf } from './log.js';
 import { checkParams, pageOf, parseBody, parseQuery, readBody } from './parse.js';
@@ -41,7 +41,8 @@ import { shape } from './shape.js';
 /** An operation of the contract as the router knows it: its id and route, not its schemas. */
 type RouteEntry = OperationRoute & { id: string };
 
-type Route = { kind: 'api'; entry: RouteEntry; h: Handler<AnyEndpoint> } | { kind: 'page'; h: PageHandler };
+type ApiHandler = Handler<AnyEndpoint> | OwnedOperation<AnyEndpoint>;
+type Route = { kind: 'api'; entry: RouteEntry; h: ApiHandler } | { kind: 'page'; h: PageHandler };
 
 const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
 
@@ -49,7 +50,7 @@ export type Pipeline = (req: CoreRequest) => Promise<Answer>;
 
 export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
   const router = new Router<Route>();
-  const table = handlers as Record<string, Handler<AnyEndpoint> | undefined>;
+  const table = handlers as Record<string, ApiHandler | undefined>;
   for (const [id, route] of Object.entries(operations)) {
     const h = table[id];
     if (!h) throw new Error(`no handler for endpoint ${id}`);
@@ -74,7 +75,7 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
   };
   for (const p of pages) router.add(p.method, p.path, { kind: 'page', h: p.handle });
 
-  const clients = new ClientAddresses(() => deps.trustProxy);
+  const clients = new ClientAddresses(deps.trustProxy);
   const limits = new Limits(deps);
   const auth = new Authenticator(deps, limits);
   const memo = deps.readMemo === false ? null : new ReadMemo();
@@ -108,7 +109,7 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
     return out;
   };
 
-  async function api(req: CoreRequest, e: AnyEndpoint, handler: Handler<AnyEndpoint>, params: Record<string, string>, requestId: string): Promise<Answer> {
+  async function api(req: CoreRequest, e: AnyEndpoint, handler: ApiHandler, params: Record<string, string>, requestId: string): Promise<Answer> {
     const { clientIp, client } = clients.of(req);
     let principal: Principal = NO_PRINCIPAL;
     // The store's change token, read once for the key cache and, while this request has not
@@ -147,11 +148,24 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
     // operations anyone may call: the client's budget first, before the body is read
     if (e.auth === 'none' && e.method !== 'GET') limits.publicBody(client);
     const raw = await readBody(e, req);
+    // the handler's input: the query and body as this endpoint's schemas parsed them
+    const inputOf = (body: unknown): HandlerInput<AnyEndpoint> => ({ params, query: query as never, body: body as never, page });
+    if (typeof handler !== 'function' || typeof e.idempotency === 'object') {
+      if (typeof handler === 'function' || typeof e.idempotency !== 'object') throw new Error(`endpoint ${e.id}: a key of the body and an OwnedOperation handler go together`);
+      // an operation keyed by a field of its body (runOwned): its own idempotency and limit steps
+      const body = parseBody(e, raw, req.header('content-type'));
+      try {
+        return await runOwned(deps, e, handler, ctx, limits, inputOf(body));
+      } finally {
+        due.wrote();
+        deps.onEvent?.();
+      }
+    }
     const idemKey = idempotencyKeyOf(e, req, principal);
     const respond = async (db = deps.db) => {
       ctx.db = db;
       const body = parseBody(e, raw, req.header('content-type'));
-      const result = await handler(ctx, { params, query: query as never, body: body as never, page });
+      const result = await handler(ctx, inputOf(body));
       return shape(deps, e, ctx, result, page, idemKey !== undefined);
     };
     try {

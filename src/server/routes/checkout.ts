@@ -5,10 +5,9 @@
  */
 import type { checkoutEndpoints } from '../../contract/resources/checkout.js';
 import { UUID_RE } from '../../domain/ids.js';
-import { RawAnswer, type Handlers, type RequestContext } from '../context.js';
+import type { Handlers, OwnedOperation, RequestContext } from '../context.js';
 import { ApiError } from '../errors.js';
-import { requestHash, withIdempotency } from '../idempotency.js';
-import { JSON_TYPE } from '../pipeline/request.js';
+import type { LinkPayment } from '../services/checkout.js';
 import { assertLinkPayable } from '../services/paymentLinks.js';
 import type { PageRoute } from './index.js';
 
@@ -24,41 +23,30 @@ function assertSameOrigin(ctx: RequestContext): void {
 
 export const checkoutHandlers: Handlers<typeof checkoutEndpoints> = {
   /**
-   * A payment, exactly once per attempt_id: a retry of the same attempt replays the first answer.
-   * The client's pay budget was spent before the body was read (the pipeline's limit stage); a
-   * payment the link takes also takes a share of the link's budget, which a refused payment
-   * gives back.
+   * A payment, exactly once per attempt_id (the contract's `idempotency`): a retry of the same
+   * attempt replays the first answer. The client's pay budget was spent before the body was
+   * read; a payment the link takes also takes a share of the link's budget (the limit stage),
+   * which a refused payment gives back.
    */
-  'checkout.pay': async (ctx, { params, body }) => {
-    const { checkPayment, payLink, paymentMessage } = await import('../services/checkout.js');
-    assertSameOrigin(ctx);
-    const payment = await checkPayment(ctx.deps, params.id, body);
-    // a space: never a valid Idempotency-Key header, so never one of the merchant's keys
-    const key = `checkout ${params.id} ${body.attempt_id}`;
-    const hash = requestHash(ctx.deps, 'POST', `/checkout/${params.id}/pay`, new TextEncoder().encode(JSON.stringify(body)));
-    const outcome = await withIdempotency(ctx.deps, payment.link.row.merchant_id, key, hash, async () => {
+  'checkout.pay': {
+    owner: async (ctx, { params, body }) => {
+      const { checkPayment } = await import('../services/checkout.js');
+      assertSameOrigin(ctx);
+      const payment = await checkPayment(ctx.deps, params.id, body);
+      return { merchantId: payment.link.row.merchant_id, prepared: payment };
+    },
+    // a link that takes no payment now spends none of its budget
+    limit: (limits, ctx, { params }, payment) => {
       assertLinkPayable(payment.link.row, payment.link.now);
-      const giveBack = ctx.limits.admitLinkPayment(params.id, ctx.client);
-      let data: Awaited<ReturnType<typeof payLink>>;
-      try {
-        data = await payLink(ctx.deps, payment, body, { client: ctx.client, baseUrl: ctx.baseUrl });
-      } catch (e) {
-        giveBack();
-        throw e;
-      }
-      const out = { success: true as const, message: paymentMessage(data), data };
-      if (ctx.deps.validateResponses) {
-        // loaded only where answers are checked (tests): the contract's schemas are built on demand
-        const [{ envelope }, { checkoutPayment }] = await Promise.all([import('../../contract/common.js'), import('../../contract/resources/checkout.js')]);
-        envelope(checkoutPayment).parse(out);
-      }
-      const text = JSON.stringify(out);
-      return { value: text, keep: { status: 201, body: text } };
-    });
-    const headers = { 'content-type': JSON_TYPE, 'Cache-Control': 'no-store' };
-    if (outcome.replayed) return new RawAnswer(outcome.response.status, { ...headers, 'Idempotent-Replayed': 'true' }, outcome.response.body);
-    return new RawAnswer(201, headers, outcome.value);
-  },
+      return limits.admitLinkPayment(params.id, ctx.client);
+    },
+    handle: async (ctx, { body }, payment) => {
+      const { payLink, paymentMessage } = await import('../services/checkout.js');
+      const data = await payLink(ctx.deps, payment, body, { client: ctx.client, baseUrl: ctx.baseUrl });
+      ctx.message = paymentMessage(data);
+      return data;
+    },
+  } satisfies OwnedOperation<(typeof checkoutEndpoints)[0], LinkPayment>,
 
   'checkout.chargeStatus': async (ctx, { params }) => {
     const { linkChargeStatus } = await import('../services/checkout.js');
