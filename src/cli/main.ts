@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import specsJson from '#generated/spec.json' with { type: 'json' };
 import presentation from '#generated/presentation.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
-import { EXIT, errorFormatOf, reportError, reportUsage, } from './errors.js';
+import { EXIT, errorFormatOf, reportError, reportUsage, usage } from './errors.js';
 import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
@@ -37,12 +37,19 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   for (const p of spec.params) cmd.argument(`<${p}>`);
   if (spec.hasBody) cmd.option('--input <file>', 'JSON body from a file, or - for stdin (flags win over it)');
   if (spec.multipart) cmd.option('--file <path>', 'the file to upload (PDF, PNG or JPEG; required)');
+  // a boolean flag given both ways (--capture … --no-capture) contradicts itself: refused, not the last one taken
+  const given = new Map<string, Set<string>>();
   for (const f of spec.flags) {
     const o = new Option(`--${f.flag} ${placeholder(f)}`, flagDescription(f));
     if (f.type === 'string[]') o.argParser((v: string, prev: string[] = []) => [...prev, v]);
     cmd.addOption(o);
     // a boolean field has its negation too: --no-capture is --capture false
-    if (f.type === 'boolean') cmd.addOption(new Option(`--no-${f.flag}`, `the same as --${f.flag} false`));
+    if (f.type === 'boolean') {
+      cmd.addOption(new Option(`--no-${f.flag}`, `the same as --${f.flag} false`));
+      for (const name of [f.flag, `no-${f.flag}`]) {
+        cmd.on(`option:${name}`, () => given.set(f.flag, (given.get(f.flag) ?? new Set()).add(name)));
+      }
+    }
   }
   if (spec.raw) cmd.option('--out <file>', 'write the bytes to this file instead of stdout');
   if (spec.waitWith) {
@@ -62,6 +69,7 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   cmd.action(
     action(deps, async (...args: unknown[]) => {
       const c = args[args.length - 1] as Command;
+      for (const [flag, ways] of given) if (ways.size > 1) throw usage(`--${flag} and --no-${flag} contradict each other: give one`);
       const positional = args.slice(0, spec.params.length) as string[];
       const { runOperation } = await import('./runOperation.js');
       return runOperation({ spec, args: positional, opts: c.opts(), globals: globalsOf(c), io: deps.io, openTarget: deps.openTarget });

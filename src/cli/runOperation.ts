@@ -66,6 +66,8 @@ function parseValue(f: FlagSpec, raw: unknown): unknown {
   }
   if (f.type === 'string') {
     const len = [...s.trim()].length;
+    // blanks are empty: the service trims a text before it counts it, and says so in these words
+    if (f.minLength !== undefined && len === 0 && f.minLength > 0) throw usage(`${name} must not be empty, got '${s}'`);
     if (f.minLength !== undefined && len < f.minLength) throw usage(`${name} must be at least ${f.minLength} character${f.minLength === 1 ? '' : 's'}, got '${s}'`);
     if (f.maxLength !== undefined && [...s].length > f.maxLength) throw usage(`${name} must be at most ${f.maxLength} characters, got ${[...s].length}`);
     if (f.format === 'url') checkHttpUrl(name, s.trim());

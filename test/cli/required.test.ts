@@ -86,7 +86,15 @@ describe("the contract's ranges are usage errors", () => {
     expect(days.stderr).toContain('--days must be at least 1 (days)');
     const name = await run(['keys', 'create', '--name', '']);
     expect(name.code).toBe(2);
-    expect(name.stderr).toContain('--name must be at least 1 character');
-    for (const r of [zero, big, inst, days, name]) expect(r.opened).toBe(0);
+    expect(name.stderr).toContain('--name must not be empty');
+    // blanks are empty, as the API says of them
+    const blank = await run(['keys', 'create', '--name', '   ']);
+    expect(blank.code).toBe(2);
+    expect(blank.stderr).toContain("--name must not be empty, got '   '");
+    // a boolean flag given both ways is refused, not decided by the last one
+    const both = await run(['charges', 'create', '--amount', '100', ...base, '--no-capture', '--capture']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--capture and --no-capture contradict each other: give one');
+    for (const r of [zero, big, inst, days, name, blank, both]) expect(r.opened).toBe(0);
   });
 });
