@@ -326,6 +326,13 @@ describe('installments with interest paid by the buyer (Price table)', () => {
     const r = await env.call('POST', '/v1/charges', chargeBody(10_000, { payment_method: 'pix', payment_details: { interest: 'buyer' } }));
     expect(r.status).toBe(400);
     expect(r.body.details).toEqual([{ field: 'payment_details.interest', message: expect.stringMatching(/basis points/) }]);
+    // and it says where "buyer" belongs
+    expect(r.body.details[0].message).toMatch(/"buyer" \(who pays a card's installment interest\) is for credit_card charges only/);
+    for (const method of ['boleto', 'pix'] as const) {
+      const words = await env.call('POST', '/v1/charges', chargeBody(10_000, { payment_method: method, payment_details: { due_date: '2026-01-30', interest: 'merchant' } }));
+      expect(words.status).toBe(400);
+      expect(words.body.details.find((d: { field: string }) => d.field === 'payment_details.interest')?.message).toMatch(/"merchant" \(who pays a card's installment interest\) is for credit_card/);
+    }
     const bad = await card(10_000, { installments: 2, interest: 'comprador' });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual([{ field: 'payment_details.interest', message: expect.stringMatching(/merchant, buyer/) }]);

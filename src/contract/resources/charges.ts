@@ -136,7 +136,16 @@ const DUE_DATE_ABOUT = `the due date, YYYY-MM-DD: a São Paulo day from today to
 const dueTerms = {
   due_date: isoDate().describe(DUE_DATE_ABOUT),
   fine: bps(MAX_FINE_BPS, '200 = 2 %').optional().describe('percent of the amount in basis points, charged once when paid after the due date; default 0'),
-  interest: bps(MAX_INTEREST_MONTHLY_BPS, '100 = 1 % a month')
+  // the card's words for who pays installment interest, given here, are told where they belong
+  interest: z
+    .int({
+      error: (i) =>
+        i.code === 'invalid_type' && (i.input === 'merchant' || i.input === 'buyer')
+          ? `must be a whole number of basis points (100 = 1 % a month), the late interest of a charge with a due date: "${i.input}" (who pays a card's installment interest) is for credit_card charges only`
+          : 'must be a whole number of basis points (100 = 1 % a month)',
+    })
+    .min(0, { error: 'must not be negative' })
+    .max(MAX_INTEREST_MONTHLY_BPS, { error: `must be at most ${MAX_INTEREST_MONTHLY_BPS} basis points (100 %)` })
     .optional()
     .describe('monthly percent in basis points, pro rata per calendar day paid after the due date; default 0'),
   discount: z
