@@ -9,7 +9,7 @@
  *     "documents": { "social_contract": "docs/contrato.pdf", … } }
  *
  * File paths are relative to the answers file's directory. A document answered null is
- * skipped on purpose; a missing answer the session needs is an error naming it.
+ * skipped on purpose; a missing answer the run needs is an error naming it.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
@@ -26,7 +26,7 @@ export const ANSWERS_VERSION = 1;
 type Scalar = string | number | boolean | null;
 type Doc = Record<string, unknown>;
 
-/** The answers of one session, in the file's shape. */
+/** The answers of one run, in the file's shape. */
 export class Answers {
   constructor(readonly doc: Doc = {}) {}
 
@@ -184,7 +184,7 @@ export class ReplayPrompter implements Prompter {
   }
 
   /**
-   * Every answer the session will need, checked before anything is created: for a new
+   * Every answer the run will need, checked before anything is created: for a new
    * submerchant each required answer must be there; resuming (--id), what is there must be valid.
    */
   partnerCount(): number {

@@ -66,7 +66,7 @@ export interface OnboardingOptions {
 
 type Section = 'entity' | 'submerchant' | 'address' | 'partners' | 'documents';
 
-/** One question of the session. */
+/** One question of the run. */
 interface Step {
   path: AnswerPath;
   section: Section;
@@ -100,7 +100,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   const state = o.state ?? {};
 
   // ---------------------------------------------------------------------------------------
-  // the session: a new submerchant, or one that exists (--id, or a tax id already registered)
+  // the run: a new submerchant, or one that exists (--id, or a tax id already registered)
   let existing: Submerchant | undefined;
   let registered: LegalRepresentative[] = [];
   /** answers-file slot of each registered partner (their missing documents are asked under it) */
@@ -155,7 +155,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
 
   // ---------------------------------------------------------------------------------------
   // the questions, as data
-  /** every answer of the session (fields, files and the wizard's own questions), by path */
+  /** every answer of the run (fields, files and the wizard's own questions), by path */
   const given = new Map<string, string | null | undefined>();
   const answerOf = (path: AnswerPath) => given.get(key(path));
 
@@ -513,7 +513,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
   }
 
   // ---------------------------------------------------------------------------------------
-  // the session
+  // the run
   if (o.id) await resume(o.id);
   const steps = await answerAll();
   // the answers file keeps what this run's final plan asked (not an abandoned branch's)

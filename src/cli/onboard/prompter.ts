@@ -48,7 +48,7 @@ export interface Prompter {
   /** true when a person answers (the flow then offers to fix refused fields and retry) */
   readonly interactive: boolean;
   ask(q: Question): Promise<AnswerValue>;
-  /** replay only: checks every answer the session will need before anything is created */
+  /** replay only: checks every answer the run will need before anything is created */
   preflight?(entity: 'pf' | 'pj', resume: boolean, c?: FieldContext): void;
   /** replay only: the index of the partner with this document in the answers file */
   findPartner?(document: string): number | undefined;

@@ -56,7 +56,7 @@ export async function submerchantsOnboard(g: Globals, flags: OnboardFlags, deps:
     await printData(io, sub, { format: resolveFormat(g, io), paint, view: 'submerchants.get' });
     return EXIT.ok;
   } catch (e) {
-    // Ctrl-C in a prompt, said in the session's language (a JSON report keeps the contract's words)
+    // Ctrl-C in a prompt, said in the run's language (a JSON report keeps the contract's words)
     const interrupted = promptInterrupted(e) && !jsonErrors(g);
     if (interrupted) io.err(`${t.flow.interrupted}\n`);
     const code = interrupted ? EXIT.interrupted : reportError(io, g, e);
