@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ReadMemo } from '../../src/server/readMemo.js';
+import { listen } from '../../src/server/http.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { backend } from '../helpers/backend.js';
 import { cardCharge, chargeBody } from '../helpers/money.js';
@@ -166,6 +167,31 @@ describe.runIf(backend === 'sqlite')('charge reads answered again at the same da
     env.clock.advance(601_000);
     const after = JSON.parse((await raw(`/v1/charges/${id}`)).text).data;
     expect(after).toMatchObject({ status: 'failed', failure_code: 'pix_expired' });
+  });
+
+  it('an answer served again over HTTP is the same bytes with the same Content-Length, accents and all', async () => {
+    env = await testEnv();
+    const body = chargeBody(1990, { payment_method: 'pix' }) as { customer: Record<string, unknown> };
+    body.customer.name = 'João Conceição Ñandú 🙂';
+    const id = (await env.call('POST', '/v1/charges', body)).body.data.id;
+    const server = await listen(env.rt, '127.0.0.1', 0);
+    try {
+      for (const path of [`/v1/charges/${id}`, '/v1/charges']) {
+        await idle();
+        const answers = [];
+        for (let i = 0; i < 3; i++) {
+          const res = await fetch(server.url + path, { headers: { authorization: env.auth() } });
+          const bytes = new Uint8Array(await res.arrayBuffer());
+          expect(Number(res.headers.get('content-length')), path).toBe(bytes.byteLength);
+          answers.push(bytes);
+        }
+        expect(Buffer.from(answers[1]!).equals(Buffer.from(answers[0]!)), path).toBe(true);
+        expect(Buffer.from(answers[2]!).equals(Buffer.from(answers[0]!)), path).toBe(true);
+        expect(new TextDecoder().decode(answers[2])).toContain('João Conceição Ñandú 🙂');
+      }
+    } finally {
+      await server.close();
+    }
   });
 
   it('a write through the app shows at the next read', async () => {

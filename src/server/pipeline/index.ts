@@ -44,6 +44,7 @@ type RouteEntry = OperationRoute & { id: string };
 type ApiHandler = Handler<AnyEndpoint> | OwnedOperation<AnyEndpoint>;
 type Route = { kind: 'api'; entry: RouteEntry; h: ApiHandler } | { kind: 'page'; h: PageHandler };
 
+const UTF8 = new TextEncoder();
 const NO_PRINCIPAL: Principal = { merchantId: '', apiKeyId: '', clockOffsetMs: 0, credential: 'none' };
 
 export type Pipeline = (req: CoreRequest) => Promise<Answer>;
@@ -170,7 +171,12 @@ export function createPipeline(deps: AppDeps, due: DuePolicy): Pipeline {
     };
     try {
       const res = idemKey === undefined ? (await respond()).value : await runIdempotent(deps, e, principal.merchantId, idemKey, req, raw, respond);
-      if (memoToken !== undefined && res.status === 200) memo!.set(memoKey!, memoToken, res.body as string);
+      if (memoToken !== undefined && res.status === 200 && typeof res.body === 'string') {
+        // kept, and answered now, as its bytes: an array of its own, not a slice of Buffer's
+        // shared pool (a kept slice would hold the pool's whole 8 kB)
+        res.body = UTF8.encode(res.body);
+        memo!.set(memoKey!, memoToken, res.body);
+      }
       return res;
     } finally {
       // a write may have queued events: a running delivery worker looks at once

@@ -34,7 +34,8 @@ export interface Answer {
   body: string | Uint8Array | null;
 }
 
-export function jsonAnswer(status: number, text: string, headers: Record<string, string> = {}): Answer {
+/** A JSON answer: its text, or that text already encoded as UTF-8 (a read memo's answer). */
+export function jsonAnswer(status: number, text: string | Uint8Array, headers: Record<string, string> = {}): Answer {
   return { status, headers: { 'content-type': JSON_TYPE, ...headers }, body: text };
 }
 
