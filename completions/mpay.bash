@@ -12,7 +12,12 @@ _mpay() {
     if _mpay_has "${path:+$path }$w"; then path="${path:+$path }$w"; fi
   done
   if [[ "$prev" == -* ]] && { _mpay_values "$path|$prev" || _mpay_values "|$prev"; }; then
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    # a comma-separated list: the values after the last comma, what is before it kept
+    if [[ "$cur" == *,* ]] && { _mpay_lists "$path" "$prev" || _mpay_lists "" "$prev"; }; then
+      _mpay_list_reply "${cur%,*}," "${cur##*,}"
+    else
+      COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    fi
     return
   fi
   # a flag that takes a value of no known set: no flags; the shell's default (file names)
@@ -283,5 +288,25 @@ _mpay_takes() {
     "smoke") t=" --junit --timeout --webhook-port --webhook-url " ;;
   esac
   [[ "$t" == *" $2 "* ]]
+}
+_mpay_lists() {
+  local t=""
+  case "$1" in
+    "links create") t=" --allowed-payment-methods " ;;
+    "links update") t=" --allowed-payment-methods " ;;
+    "webhooks create") t=" --events " ;;
+    "webhooks update") t=" --events " ;;
+    "webhooks listen") t=" --events " ;;
+  esac
+  [[ "$t" == *" $2 "* ]]
+}
+# COMPREPLY: HEAD (the list up to its last comma) then each of $words that starts with REST and
+# is not in HEAD yet
+_mpay_list_reply() {
+  local w
+  COMPREPLY=()
+  for w in $words; do
+    [[ "$w" == "$2"* && ",$1" != *",$w,"* ]] && COMPREPLY+=("$1$w")
+  done
 }
 complete -o default -F _mpay mpay
