@@ -93,9 +93,9 @@ function bash(t: CompletionTable): string {
   const values = valueEntries(t)
     .map(([k, v]) => `    ${q(k)}) words=${v[0] === PROFILES ? `"$(${PROFILE_NAMES_CMD})"` : q(v.join(' '))} ;;`)
     .join('\n');
-  const sets = (pick: (v: CompletionTable[string]) => string[]) =>
+  const sets = (kind: string, pick: (v: CompletionTable[string]) => string[]) =>
     flagSets(t, pick)
-      .map(([k, v]) => `    "${k}") t="${v}" ;;`)
+      .map(([k, v]) => `    "${kind}|${k}") t="${v}" ;;`)
       .join('\n');
   return `${HEADER}
 # bash (with the bash-completion package): put this file in
@@ -112,7 +112,7 @@ _mpay() {
   done
   if [[ "$prev" == -* ]] && { _mpay_values "$path|$prev" || _mpay_values "|$prev"; }; then
     # a comma-separated list: the values after the last comma, what is before it kept
-    if [[ "$cur" == *,* ]] && { _mpay_lists "$path" "$prev" || _mpay_lists "" "$prev"; }; then
+    if [[ "$cur" == *,* ]] && { _mpay_flag_is lists "$path" "$prev" || _mpay_flag_is lists "" "$prev"; }; then
       _mpay_list_reply "\${cur%,*}," "\${cur##*,}"
     else
       COMPREPLY=( $(compgen -W "$words" -- "$cur") )
@@ -120,7 +120,7 @@ _mpay() {
     return
   fi
   # a flag that takes a value of no known set: no flags; the shell's default (file names)
-  if [[ "$prev" == -* ]] && { _mpay_takes "$path" "$prev" || _mpay_takes "" "$prev"; }; then
+  if [[ "$prev" == -* ]] && { _mpay_flag_is takes "$path" "$prev" || _mpay_flag_is takes "" "$prev"; }; then
     COMPREPLY=()
     return
   fi
@@ -141,19 +141,14 @@ ${values}
     *) return 1 ;;
   esac
 }
-_mpay_takes() {
+# _mpay_flag_is KIND PATH FLAG: FLAG of PATH takes a value (takes) or a comma-separated list (lists)
+_mpay_flag_is() {
   local t=""
-  case "$1" in
-${sets((v) => v.takes)}
+  case "$1|$2" in
+${sets('takes', (v) => v.takes)}
+${sets('lists', (v) => v.lists)}
   esac
-  [[ "$t" == *" $2 "* ]]
-}
-_mpay_lists() {
-  local t=""
-  case "$1" in
-${sets((v) => v.lists)}
-  esac
-  [[ "$t" == *" $2 "* ]]
+  [[ "$t" == *" $3 "* ]]
 }
 # COMPREPLY: HEAD (the list up to its last comma) then each of $words that starts with REST and
 # is not in HEAD yet
