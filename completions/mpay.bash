@@ -12,11 +12,16 @@ _mpay() {
     if _mpay_has "${path:+$path }$w"; then path="${path:+$path }$w"; fi
   done
   if [[ "$prev" == -* ]] && { _mpay_values "$path|$prev" || _mpay_values "|$prev"; }; then
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    # a comma-separated list: the values after the last comma, what is before it kept
+    if [[ "$cur" == *,* ]] && { _mpay_flag_is lists "$path" "$prev" || _mpay_flag_is lists "" "$prev"; }; then
+      _mpay_list_reply "${cur%,*}," "${cur##*,}"
+    else
+      COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    fi
     return
   fi
   # a flag that takes a value of no known set: no flags; the shell's default (file names)
-  if [[ "$prev" == -* ]] && { _mpay_takes "$path" "$prev" || _mpay_takes "" "$prev"; }; then
+  if [[ "$prev" == -* ]] && { _mpay_flag_is takes "$path" "$prev" || _mpay_flag_is takes "" "$prev"; }; then
     COMPREPLY=()
     return
   fi
@@ -215,73 +220,88 @@ _mpay_values() {
     *) return 1 ;;
   esac
 }
-_mpay_takes() {
+# _mpay_flag_is KIND PATH FLAG: FLAG of PATH takes a value (takes) or a comma-separated list (lists)
+_mpay_flag_is() {
   local t=""
-  case "$1" in
-    "") t=" --base-url --color --data-dir --idempotency-key --jq --output --profile -o " ;;
-    "merchant pin set") t=" --current-pin --input --pin " ;;
-    "merchant pin disable") t=" --current-pin --input " ;;
-    "keys create") t=" --allowed-ips --input --name " ;;
-    "keys list") t=" --is-active --limit --page --per-page " ;;
-    "tokens create") t=" --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --input " ;;
-    "withdrawals create") t=" --account-number --account-type --amount --asset --bank-code --branch-number --holder-document --holder-document-type --holder-name --holder-tax-id --idempotency-key --input --metadata --network --pin --pix-key --pix-key-type --recipient-id --submerchant-id --type --wallet-address --wallet-id " ;;
-    "withdrawals list") t=" --limit --page --per-page --status --submerchant-id " ;;
-    "recipients set") t=" --account-number --account-type --asset --bank-code --branch-number --holder-name --holder-tax-id --input --network --pix-key --pix-key-type --submerchant-id --type --wallet-address " ;;
-    "recipients list") t=" --limit --owner-type --page --per-page --submerchant-id --type " ;;
-    "links create") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --interest --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --submerchant-id --summary-color --title " ;;
-    "links update") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --interest --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --status --submerchant-id --summary-color --title " ;;
-    "links list") t=" --limit --page --per-page --status --submerchant-id " ;;
-    "links open") t=" --port " ;;
-    "charges create") t=" --amount --capture --currency --customer.address.city --customer.address.complement --customer.address.neighborhood --customer.address.number --customer.address.state --customer.address.street --customer.address.zip-code --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --input --items --metadata --payment-details.discount.amount --payment-details.discount.until --payment-details.due-date --payment-details.expires-in --payment-details.fine --payment-details.installments --payment-details.instructions --payment-details.interest --payment-details.pay-until-days --payment-details.token --payment-method --product-type --shipping-amount --split-rules --submerchant-id --timeout " ;;
-    "charges list") t=" --end-date --limit --page --payment-method --per-page --start-date --status --submerchant-id " ;;
-    "charges refund") t=" --amount --input " ;;
-    "charges capture") t=" --amount --input " ;;
-    "charges refunds") t=" --limit --page --per-page " ;;
-    "charges open") t=" --port " ;;
-    "sandbox pay") t=" --amount --input --paid-on " ;;
-    "sandbox chargeback") t=" --amount --input --reason " ;;
-    "sandbox med") t=" --input --reason " ;;
-    "sandbox advance") t=" --days --input " ;;
-    "sandbox review") t=" --decision --input --notes " ;;
-    "sandbox wallet adjust") t=" --amount --description --direction --input " ;;
-    "chargebacks list") t=" --charge-id --end-date --limit --page --per-page --start-date --status --type " ;;
-    "chargebacks contest") t=" --file-id --input --text " ;;
-    "receivables list") t=" --charge-id --limit --page --payment-method --per-page --settlement-date-from --settlement-date-to --status --submerchant-id " ;;
-    "anticipations create") t=" --amount --input --receivable-ids --submerchant-id " ;;
-    "anticipations list") t=" --end-date --limit --page --per-page --start-date --status --type " ;;
-    "wallets list") t=" --limit --owner-id --owner-type --page --per-page " ;;
-    "wallets entries") t=" --direction --end-date --limit --page --per-page --reference-type --start-date " ;;
-    "wallets statement") t=" --end-date --limit --page --per-page --start-date " ;;
-    "submerchants create") t=" --average-ticket --birth-date --business-type --cnaes --description --email --entity-type --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
-    "submerchants list") t=" --entity-type --limit --page --per-page --status --tax-id " ;;
-    "submerchants update") t=" --average-ticket --birth-date --business-type --cnaes --description --email --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
-    "submerchants changes") t=" --limit --page --per-page " ;;
-    "submerchants addresses add") t=" --city --complement --country --input --is-primary --neighborhood --number --state --street --type --zip-code " ;;
-    "submerchants addresses list") t=" --limit --page --per-page " ;;
-    "submerchants partners add") t=" --birth-date --document --email --entity-type --input --is-admin --legal-name --mother-name --name --participation-percentage --phone --qualification --role " ;;
-    "submerchants partners list") t=" --limit --page --per-page " ;;
-    "submerchants docs add") t=" --expires-at --file-name --file-size --file-url --input --legal-representative-id --mime-type --notes --number --type " ;;
-    "submerchants docs list") t=" --legal-representative-id --limit --page --per-page --status --type " ;;
-    "submerchants upload") t=" --file " ;;
-    "submerchants onboard") t=" --from-file --id --lang --save-answers " ;;
-    "files upload") t=" --file " ;;
-    "files download") t=" --out " ;;
-    "files open") t=" --port " ;;
-    "webhooks create") t=" --events --input --url " ;;
-    "webhooks list") t=" --limit --page --per-page --status " ;;
-    "webhooks update") t=" --events --input --status --url " ;;
-    "webhooks rotate-secret") t=" --input --overlap-seconds " ;;
-    "webhooks logs") t=" --charge-id --event-id --event-name --limit --page --per-page --status --webhook-endpoint-id " ;;
-    "webhooks listen") t=" --events --forward-to --host --port --public-url " ;;
-    "server start") t=" --database --headers-timeout --host --max-connections --max-connections-per-client --port --pricing --public-url --rate-limit --request-timeout --trust-proxy --upload-quota --upload-rate --upload-retention " ;;
-    "admin merchants create") t=" --database --name " ;;
-    "admin merchants pricing set") t=" --database --file --pricing " ;;
-    "admin merchants pricing get") t=" --database --pricing " ;;
-    "api") t=" --auth --field --input --raw-field -F -f " ;;
-    "profiles add") t=" --profile-data-dir --public-key " ;;
-    "trigger") t=" --payment-method --timeout " ;;
-    "smoke") t=" --junit --timeout --webhook-port --webhook-url " ;;
+  case "$1|$2" in
+    "takes|") t=" --base-url --color --data-dir --idempotency-key --jq --output --profile -o " ;;
+    "takes|merchant pin set") t=" --current-pin --input --pin " ;;
+    "takes|merchant pin disable") t=" --current-pin --input " ;;
+    "takes|keys create") t=" --allowed-ips --input --name " ;;
+    "takes|keys list") t=" --is-active --limit --page --per-page " ;;
+    "takes|tokens create") t=" --card.cvv --card.expiration-month --card.expiration-year --card.holder-name --card.number --input " ;;
+    "takes|withdrawals create") t=" --account-number --account-type --amount --asset --bank-code --branch-number --holder-document --holder-document-type --holder-name --holder-tax-id --idempotency-key --input --metadata --network --pin --pix-key --pix-key-type --recipient-id --submerchant-id --type --wallet-address --wallet-id " ;;
+    "takes|withdrawals list") t=" --limit --page --per-page --status --submerchant-id " ;;
+    "takes|recipients set") t=" --account-number --account-type --asset --bank-code --branch-number --holder-name --holder-tax-id --input --network --pix-key --pix-key-type --submerchant-id --type --wallet-address " ;;
+    "takes|recipients list") t=" --limit --owner-type --page --per-page --submerchant-id --type " ;;
+    "takes|links create") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --interest --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --submerchant-id --summary-color --title " ;;
+    "takes|links update") t=" --allowed-payment-methods --amount --cover-image-url --currency --description --expires-at --input --interest --logo-url --max-installments --max-uses --metadata --primary-color --product-type --redirect-url --status --submerchant-id --summary-color --title " ;;
+    "takes|links list") t=" --limit --page --per-page --status --submerchant-id " ;;
+    "takes|links open") t=" --port " ;;
+    "takes|charges create") t=" --amount --capture --currency --customer.address.city --customer.address.complement --customer.address.neighborhood --customer.address.number --customer.address.state --customer.address.street --customer.address.zip-code --customer.email --customer.name --customer.phone --customer.tax-id --customer.type --input --items --metadata --payment-details.discount.amount --payment-details.discount.until --payment-details.due-date --payment-details.expires-in --payment-details.fine --payment-details.installments --payment-details.instructions --payment-details.interest --payment-details.pay-until-days --payment-details.token --payment-method --product-type --shipping-amount --split-rules --submerchant-id --timeout " ;;
+    "takes|charges list") t=" --end-date --limit --page --payment-method --per-page --start-date --status --submerchant-id " ;;
+    "takes|charges refund") t=" --amount --input " ;;
+    "takes|charges capture") t=" --amount --input " ;;
+    "takes|charges refunds") t=" --limit --page --per-page " ;;
+    "takes|charges open") t=" --port " ;;
+    "takes|sandbox pay") t=" --amount --input --paid-on " ;;
+    "takes|sandbox chargeback") t=" --amount --input --reason " ;;
+    "takes|sandbox med") t=" --input --reason " ;;
+    "takes|sandbox advance") t=" --days --input " ;;
+    "takes|sandbox review") t=" --decision --input --notes " ;;
+    "takes|sandbox wallet adjust") t=" --amount --description --direction --input " ;;
+    "takes|chargebacks list") t=" --charge-id --end-date --limit --page --per-page --start-date --status --type " ;;
+    "takes|chargebacks contest") t=" --file-id --input --text " ;;
+    "takes|receivables list") t=" --charge-id --limit --page --payment-method --per-page --settlement-date-from --settlement-date-to --status --submerchant-id " ;;
+    "takes|anticipations create") t=" --amount --input --receivable-ids --submerchant-id " ;;
+    "takes|anticipations list") t=" --end-date --limit --page --per-page --start-date --status --type " ;;
+    "takes|wallets list") t=" --limit --owner-id --owner-type --page --per-page " ;;
+    "takes|wallets entries") t=" --direction --end-date --limit --page --per-page --reference-type --start-date " ;;
+    "takes|wallets statement") t=" --end-date --limit --page --per-page --start-date " ;;
+    "takes|submerchants create") t=" --average-ticket --birth-date --business-type --cnaes --description --email --entity-type --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
+    "takes|submerchants list") t=" --entity-type --limit --page --per-page --status --tax-id " ;;
+    "takes|submerchants update") t=" --average-ticket --birth-date --business-type --cnaes --description --email --input --legal-name --mcc --monthly-revenue --mother-name --phone --product-categories --soft-descriptor --tax-id --trade-name --website " ;;
+    "takes|submerchants changes") t=" --limit --page --per-page " ;;
+    "takes|submerchants addresses add") t=" --city --complement --country --input --is-primary --neighborhood --number --state --street --type --zip-code " ;;
+    "takes|submerchants addresses list") t=" --limit --page --per-page " ;;
+    "takes|submerchants partners add") t=" --birth-date --document --email --entity-type --input --is-admin --legal-name --mother-name --name --participation-percentage --phone --qualification --role " ;;
+    "takes|submerchants partners list") t=" --limit --page --per-page " ;;
+    "takes|submerchants docs add") t=" --expires-at --file-name --file-size --file-url --input --legal-representative-id --mime-type --notes --number --type " ;;
+    "takes|submerchants docs list") t=" --legal-representative-id --limit --page --per-page --status --type " ;;
+    "takes|submerchants upload") t=" --file " ;;
+    "takes|submerchants onboard") t=" --from-file --id --lang --save-answers " ;;
+    "takes|files upload") t=" --file " ;;
+    "takes|files download") t=" --out " ;;
+    "takes|files open") t=" --port " ;;
+    "takes|webhooks create") t=" --events --input --url " ;;
+    "takes|webhooks list") t=" --limit --page --per-page --status " ;;
+    "takes|webhooks update") t=" --events --input --status --url " ;;
+    "takes|webhooks rotate-secret") t=" --input --overlap-seconds " ;;
+    "takes|webhooks logs") t=" --charge-id --event-id --event-name --limit --page --per-page --status --webhook-endpoint-id " ;;
+    "takes|webhooks listen") t=" --events --forward-to --host --port --public-url " ;;
+    "takes|server start") t=" --database --headers-timeout --host --max-connections --max-connections-per-client --port --pricing --public-url --rate-limit --request-timeout --trust-proxy --upload-quota --upload-rate --upload-retention " ;;
+    "takes|admin merchants create") t=" --database --name " ;;
+    "takes|admin merchants pricing set") t=" --database --file --pricing " ;;
+    "takes|admin merchants pricing get") t=" --database --pricing " ;;
+    "takes|api") t=" --auth --field --input --raw-field -F -f " ;;
+    "takes|profiles add") t=" --profile-data-dir --public-key " ;;
+    "takes|trigger") t=" --payment-method --timeout " ;;
+    "takes|smoke") t=" --junit --timeout --webhook-port --webhook-url " ;;
+    "lists|links create") t=" --allowed-payment-methods " ;;
+    "lists|links update") t=" --allowed-payment-methods " ;;
+    "lists|webhooks create") t=" --events " ;;
+    "lists|webhooks update") t=" --events " ;;
+    "lists|webhooks listen") t=" --events " ;;
   esac
-  [[ "$t" == *" $2 "* ]]
+  [[ "$t" == *" $3 "* ]]
+}
+# COMPREPLY: HEAD (the list up to its last comma) then each of $words that starts with REST and
+# is not in HEAD yet
+_mpay_list_reply() {
+  local w
+  COMPREPLY=()
+  for w in $words; do
+    [[ "$w" == "$2"* && ",$1" != *",$w,"* ]] && COMPREPLY+=("$1$w")
+  done
 }
 complete -o default -F _mpay mpay

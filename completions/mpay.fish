@@ -16,6 +16,17 @@ function __mpay_at
   set -l p (__mpay_path)
   test "$p" = "$argv[1]"
 end
+# __mpay_list VALUES: a comma-separated list being typed (of --flag=list, the list), the part
+# up to its last comma kept, then each value not listed yet
+function __mpay_list
+  set -l token (commandline -ct)
+  set token (string replace -r -- '^--?[^=]*=' '' "$token")
+  set -l head (string match -r -- '^.*,' "$token")
+  set -l listed (string split , -- "$head")
+  for v in $argv
+    contains -- $v $listed; or printf '%s%s\n' "$head" $v
+  end
+end
 set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'charges open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox med' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
@@ -163,7 +174,7 @@ complete -c mpay -n '__mpay_at '\''links'\''' -a 'create get list open update'
 complete -c mpay -n '__mpay_at '\''links'\''' -l color
 complete -c mpay -n '__mpay_at '\''links'\''' -l output
 complete -c mpay -n '__mpay_at '\''links'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
+complete -c mpay -n '__mpay_at '\''links create'\''' -l allowed-payment-methods -x -a '(__mpay_list credit_card pix boleto)'
 complete -c mpay -n '__mpay_at '\''links create'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links create'\''' -l color
 complete -c mpay -n '__mpay_at '\''links create'\''' -l cover-image-url -r -F
@@ -187,7 +198,7 @@ complete -c mpay -n '__mpay_at '\''links create'\''' -l title -r -F
 complete -c mpay -n '__mpay_at '\''links get'\''' -l color
 complete -c mpay -n '__mpay_at '\''links get'\''' -l output
 complete -c mpay -n '__mpay_at '\''links get'\''' -l profile
-complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a 'credit_card pix boleto'
+complete -c mpay -n '__mpay_at '\''links update'\''' -l allowed-payment-methods -x -a '(__mpay_list credit_card pix boleto)'
 complete -c mpay -n '__mpay_at '\''links update'\''' -l amount -r -F
 complete -c mpay -n '__mpay_at '\''links update'\''' -l color
 complete -c mpay -n '__mpay_at '\''links update'\''' -l cover-image-url -r -F
@@ -645,7 +656,7 @@ complete -c mpay -n '__mpay_at '\''webhooks'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l events -x -a '(__mpay_list charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost)'
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks create'\''' -l profile
@@ -662,7 +673,7 @@ complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks get'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l events -x -a '(__mpay_list charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost)'
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks update'\''' -l profile
@@ -692,7 +703,7 @@ complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l color
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l output
 complete -c mpay -n '__mpay_at '\''webhooks retry'\''' -l profile
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l color
-complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a 'charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost'
+complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l events -x -a '(__mpay_list charge.pending charge.authorized charge.captured charge.failed charge.refunded charge.voided charge.expired receivable.paid withdrawal.pending withdrawal.completed withdrawal.failed anticipation.approved anticipation.refused submerchant.created submerchant.under_review submerchant.approved submerchant.rejected document.created document.replaced payment_link.created payment_link.paid chargeback.created chargeback.under_review chargeback.accepted chargeback.won chargeback.lost)'
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l forward-to -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l host -r -F
 complete -c mpay -n '__mpay_at '\''webhooks listen'\''' -l output

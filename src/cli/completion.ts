@@ -1,13 +1,15 @@
-import type { Command } from 'commander';
-import { completionValuesOf } from './optionValues.js';
+import type { Command, Option } from 'commander';
+import { completesList, completionValuesOf } from './optionValues.js';
 
 /**
  * command path ("" for the root, "keys", "submerchants addresses") → what may follow it: its
- * verbs, its flags, the values of the flags that have a known set, and `takes`, the flags that
+ * verbs, its flags, the values of the flags that have a known set, `takes`, the flags that
  * take a value (after one of those the shell offers its values, or its default — file names —
- * and never the flags).
+ * and never the flags), and `lists`, the flags with values that take several comma-separated
+ * (`--events charge.paid,…`: the values are offered for the part after the last comma, what is
+ * before it kept).
  */
-export type CompletionTable = Record<string, { commands: string[]; flags: string[]; values: Record<string, string[]>; takes: string[] }>;
+export type CompletionTable = Record<string, { commands: string[]; flags: string[]; values: Record<string, string[]>; takes: string[]; lists: string[] }>;
 
 export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -18,8 +20,10 @@ export const PROFILES = '@profiles';
 /**
  * Values a flag takes: its commander choices (-o, --color, --auth…), the contract's enums of the
  * generated operations (--status from the lifecycles) and, for --profile, the profile names.
+ * A generated flag of type string[] takes a comma-separated list, and so does a hand-written
+ * option completed as a list (optionValues.ts).
  */
-export function completionTable(program: Command, specs: { command: string[]; flags: { flag: string; choices?: string[] }[] }[] = []): CompletionTable {
+export function completionTable(program: Command, specs: { command: string[]; flags: { flag: string; type?: string; choices?: string[] }[] }[] = []): CompletionTable {
   const table: CompletionTable = {};
   const globals = program.options.map((o) => o.long).filter((f): f is string => !!f);
   const choices = new Map(specs.map((s) => [s.command.join(' '), s.flags]));
@@ -36,13 +40,19 @@ export function completionTable(program: Command, specs: { command: string[]; fl
     for (const f of choices.get(key) ?? []) if (f.choices?.length) values[`--${f.flag}`] = shellWords(f.choices);
     return values;
   };
-  const takesOf = (cmd: Command) => cmd.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short].filter((f): f is string => !!f));
+  const names = (o: Option) => [o.long, o.short].filter((f): f is string => !!f);
+  const takesOf = (cmd: Command) => cmd.options.filter((o) => o.required || o.optional).flatMap(names);
+  const listsOf = (cmd: Command, key: string, values: Record<string, string[]>) =>
+    [...cmd.options.filter(completesList).flatMap(names), ...(choices.get(key) ?? []).filter((f) => f.type === 'string[]').map((f) => `--${f.flag}`)]
+      .filter((f) => values[f])
+      .sort();
   const visible = (c: Command) => c.name() !== 'help' && !(c as unknown as { _hidden?: boolean })._hidden;
   const walk = (cmd: Command, path: string[]) => {
     const key = path.join(' ');
     const flags = [...new Set([...cmd.options.map((o) => o.long).filter((f): f is string => !!f), ...globals, '--help'])].sort();
     const takes = takesOf(cmd).sort();
-    table[key] = { commands: cmd.commands.filter(visible).map((c) => c.name()).sort(), flags, values: valuesOf(cmd, key), takes };
+    const values = valuesOf(cmd, key);
+    table[key] = { commands: cmd.commands.filter(visible).map((c) => c.name()).sort(), flags, values, takes, lists: listsOf(cmd, key, values) };
     for (const c of cmd.commands) if (visible(c)) walk(c, [...path, c.name()]);
   };
   walk(program, []);
@@ -70,6 +80,12 @@ function valueEntries(t: CompletionTable): [string, string[]][] {
 
 const PROFILE_NAMES_CMD = 'command mpay __complete profiles 2>/dev/null';
 
+/** path → " flag flag " (blank-delimited, for a `*" $flag "*` match), for the paths with any of `pick`'s flags */
+const flagSets = (t: CompletionTable, pick: (v: CompletionTable[string]) => string[]): [string, string][] =>
+  Object.entries(t)
+    .filter(([, v]) => pick(v).length)
+    .map(([k, v]) => [k, ` ${pick(v).join(' ')} `]);
+
 function bash(t: CompletionTable): string {
   const cases = Object.entries(t)
     .map(([k, v]) => `    "${k}") words="${[...v.commands, ...v.flags].join(' ')}" ;;`)
@@ -77,10 +93,10 @@ function bash(t: CompletionTable): string {
   const values = valueEntries(t)
     .map(([k, v]) => `    ${q(k)}) words=${v[0] === PROFILES ? `"$(${PROFILE_NAMES_CMD})"` : q(v.join(' '))} ;;`)
     .join('\n');
-  const takes = Object.entries(t)
-    .filter(([, v]) => v.takes.length)
-    .map(([k, v]) => `    "${k}") t=" ${v.takes.join(' ')} " ;;`)
-    .join('\n');
+  const sets = (kind: string, pick: (v: CompletionTable[string]) => string[]) =>
+    flagSets(t, pick)
+      .map(([k, v]) => `    "${kind}|${k}") t="${v}" ;;`)
+      .join('\n');
   return `${HEADER}
 # bash (with the bash-completion package): put this file in
 # ~/.local/share/bash-completion/completions/mpay, or source it from ~/.bashrc
@@ -95,11 +111,16 @@ _mpay() {
     if _mpay_has "\${path:+$path }$w"; then path="\${path:+$path }$w"; fi
   done
   if [[ "$prev" == -* ]] && { _mpay_values "$path|$prev" || _mpay_values "|$prev"; }; then
-    COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    # a comma-separated list: the values after the last comma, what is before it kept
+    if [[ "$cur" == *,* ]] && { _mpay_flag_is lists "$path" "$prev" || _mpay_flag_is lists "" "$prev"; }; then
+      _mpay_list_reply "\${cur%,*}," "\${cur##*,}"
+    else
+      COMPREPLY=( $(compgen -W "$words" -- "$cur") )
+    fi
     return
   fi
   # a flag that takes a value of no known set: no flags; the shell's default (file names)
-  if [[ "$prev" == -* ]] && { _mpay_takes "$path" "$prev" || _mpay_takes "" "$prev"; }; then
+  if [[ "$prev" == -* ]] && { _mpay_flag_is takes "$path" "$prev" || _mpay_flag_is takes "" "$prev"; }; then
     COMPREPLY=()
     return
   fi
@@ -120,12 +141,23 @@ ${values}
     *) return 1 ;;
   esac
 }
-_mpay_takes() {
+# _mpay_flag_is KIND PATH FLAG: FLAG of PATH takes a value (takes) or a comma-separated list (lists)
+_mpay_flag_is() {
   local t=""
-  case "$1" in
-${takes}
+  case "$1|$2" in
+${sets('takes', (v) => v.takes)}
+${sets('lists', (v) => v.lists)}
   esac
-  [[ "$t" == *" $2 "* ]]
+  [[ "$t" == *" $3 "* ]]
+}
+# COMPREPLY: HEAD (the list up to its last comma) then each of $words that starts with REST and
+# is not in HEAD yet
+_mpay_list_reply() {
+  local w
+  COMPREPLY=()
+  for w in $words; do
+    [[ "$w" == "$2"* && ",$1" != *",$w,"* ]] && COMPREPLY+=("$1$w")
+  done
 }
 complete -o default -F _mpay mpay
 `;
@@ -138,14 +170,14 @@ function zsh(t: CompletionTable): string {
   const values = valueEntries(t)
     .map(([k, v]) => `  ${q(k)} ${q(v.join(' '))}`)
     .join('\n');
-  const takes = Object.entries(t)
-    .filter(([, v]) => v.takes.length)
-    .map(([k, v]) => `  ${JSON.stringify(k)} ${q(` ${v.takes.join(' ')} `)}`)
-    .join('\n');
+  const sets = (pick: (v: CompletionTable[string]) => string[]) =>
+    flagSets(t, pick)
+      .map(([k, v]) => `  ${JSON.stringify(k)} ${q(v)}`)
+      .join('\n');
   return `#compdef mpay
 ${HEADER}
 # zsh: put this file as _mpay in a directory of $fpath (before compinit runs)
-typeset -gA _mpay_table _mpay_value_table _mpay_takes_table
+typeset -gA _mpay_table _mpay_value_table _mpay_takes_table _mpay_lists_table
 _mpay_table=(
 ${entries}
 )
@@ -153,19 +185,30 @@ _mpay_value_table=(
 ${values}
 )
 _mpay_takes_table=(
-${takes}
+${sets((v) => v.takes)}
+)
+_mpay_lists_table=(
+${sets((v) => v.lists)}
 )
 _mpay() {
   local mpath="" w i prev="\${words[CURRENT-1]}" vals
+  # the root's key, for the global flags (zsh refuses an empty subscript written as [])
+  local root=""
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     [[ "$w" == -* ]] && continue
     [[ -n "\${_mpay_table[\${mpath:+$mpath }$w]+x}" ]] && mpath="\${mpath:+$mpath }$w"
   done
-  local -a cands
+  local -a cands listed
   if [[ "$prev" == -* ]] && vals="\${_mpay_value_table[$mpath|$prev]-\${_mpay_value_table[|$prev]-}}" && [[ -n "$vals" ]]; then
     if [[ "$vals" == "${PROFILES}" ]]; then cands=(\${(f)"$(${PROFILE_NAMES_CMD})"}); else cands=(\${=vals}); fi
-  elif [[ "$prev" == -* && ( "\${_mpay_takes_table[$mpath]-}" == *" $prev "* || "\${_mpay_takes_table[]-}" == *" $prev "* ) ]]; then
+    # a comma-separated list: the part up to the last comma stays (IPREFIX), the values after it,
+    # less those listed already
+    if [[ "\${_mpay_lists_table[$mpath]-}" == *" $prev "* || "\${_mpay_lists_table[$root]-}" == *" $prev "* ]] && compset -P '*,'; then
+      listed=(\${(s:,:)IPREFIX})
+      cands=(\${cands:|listed})
+    fi
+  elif [[ "$prev" == -* && ( "\${_mpay_takes_table[$mpath]-}" == *" $prev "* || "\${_mpay_takes_table[$root]-}" == *" $prev "* ) ]]; then
     # a flag that takes a value of no known set: file names, never the flags
     _files
     return
@@ -200,6 +243,17 @@ function fish(t: CompletionTable): string {
     '  set -l p (__mpay_path)',
     '  test "$p" = "$argv[1]"',
     'end',
+    '# __mpay_list VALUES: a comma-separated list being typed (of --flag=list, the list), the part',
+    '# up to its last comma kept, then each value not listed yet',
+    'function __mpay_list',
+    '  set -l token (commandline -ct)',
+    '  set token (string replace -r -- \'^--?[^=]*=\' \'\' "$token")',
+    '  set -l head (string match -r -- \'^.*,\' "$token")',
+    '  set -l listed (string split , -- "$head")',
+    '  for v in $argv',
+    '    contains -- $v $listed; or printf \'%s%s\\n\' "$head" $v',
+    '  end',
+    'end',
   ];
   lines.push(`set -g __mpay_paths ${Object.keys(t).filter(Boolean).map(q).join(' ')}`);
   lines.push('complete -c mpay -f');
@@ -207,8 +261,12 @@ function fish(t: CompletionTable): string {
   const globals = new Set(root.flags);
   // a flag with values: exactly those (-x); one that takes a value of no known set: a value,
   // never a flag (-r), file names included
-  const args = (values: string[] | undefined, takes: boolean) =>
-    values ? ` -x -a ${values[0] === PROFILES ? `'(${PROFILE_NAMES_CMD})'` : q(values.join(' '))}` : takes ? ' -r -F' : '';
+  const args = (values: string[] | undefined, takes: boolean, list = false) =>
+    values
+      ? ` -x -a ${values[0] === PROFILES ? `'(${PROFILE_NAMES_CMD})'` : list ? q(`(__mpay_list ${values.join(' ')})`) : q(values.join(' '))}`
+      : takes
+        ? ' -r -F'
+        : '';
   // global flags: everywhere
   for (const f of root.flags) {
     const short = Object.keys(root.values).find((k) => /^-[^-]$/.test(k) && root.values[k] === root.values[f]);
@@ -219,7 +277,7 @@ function fish(t: CompletionTable): string {
     if (v.commands.length) lines.push(`complete -c mpay${cond} -a ${q(v.commands.join(' '))}`);
     for (const f of v.flags) {
       if (globals.has(f) && JSON.stringify(v.values[f]) === JSON.stringify(root.values[f])) continue;
-      lines.push(`complete -c mpay${cond} -l ${f.slice(2)}${args(v.values[f], v.takes.includes(f))}`);
+      lines.push(`complete -c mpay${cond} -l ${f.slice(2)}${args(v.values[f], v.takes.includes(f), v.lists.includes(f))}`);
     }
   }
   return lines.join('\n') + '\n';

@@ -3,13 +3,16 @@
  * void, delete, revoke, withdrawal create, PIN disable, profile removal). On a terminal it shows what
  * the verb acts on — amount, name, URL, not only the id — and asks, "no" by default; elsewhere
  * it needs --yes (a usage error, exit 2, before anything changes). "No" is `Cancelled` (exit 1);
- * only yes or no answers it, as in the onboarding wizard (askYesNo).
+ * only yes or no answers it, as in the onboarding wizard (askYesNo). The question, the facts and
+ * the line Ctrl-C leaves are in the locale's language, with the wizard's catalogue (its
+ * `confirm` words): pt-BR or English.
  */
 import { formatBRL } from '../domain/money.js';
 import type { MpayClient } from '../sdk/client.js';
-import { usage } from './errors.js';
-import { tableTime } from './output.js';
+import { interruptionSaying, usage } from './errors.js';
 import { canPrompt, type IO } from './io.js';
+import type { Catalogue } from './onboard/locale.js';
+import { tableTime } from './output.js';
 import { Cancelled } from './signals.js';
 
 export interface Confirmation {
@@ -25,42 +28,53 @@ export function mayConfirm(io: IO, yes: boolean | undefined, command: string): v
   throw usage(`\`mpay ${command}\` cannot be undone and needs --yes when mpay cannot ask for confirmation`);
 }
 
-/**
- * Asks for confirmation of `command` unless --yes: describes it first (a failing look-up, e.g. a
- * 404, ends there), shows the facts, asks; "no" throws Cancelled.
- */
-export async function confirmOrCancel(io: IO, yes: boolean | undefined, command: string, describe: () => Promise<Confirmation>): Promise<void> {
-  mayConfirm(io, yes, command);
-  if (yes) return;
-  const c = await describe();
-  for (const f of c.facts) io.err(`  ${f}\n`);
-  if (!(await askYesNo(io, c.question, false))) throw new Cancelled(`mpay ${command}`);
+/** The words of the locale's language (LC_ALL, LC_MESSAGES, LANG: pt-BR or English), loaded only when mpay asks. */
+export async function localeWords(env: NodeJS.ProcessEnv): Promise<Catalogue> {
+  const { catalogue, detectLang } = await import('./onboard/locale.js');
+  return catalogue(detectLang(env));
 }
 
 /**
- * A yes/no question on the terminal (stderr), by the onboarding wizard's rule and in its
- * language (the locale's): only yes or no — y/yes/n/no, in Portuguese s/sim/n/não — is an
- * answer, anything else is refused and asked again; Enter alone takes `dflt`.
+ * Asks for confirmation of `command` unless --yes: describes it first in the locale's words (a
+ * failing look-up, e.g. a 404, ends there), shows the facts, asks; "no" throws Cancelled.
  */
-export async function askYesNo(io: IO, message: string, dflt: boolean): Promise<boolean> {
-  const [{ catalogue, detectLang }, prompter] = await Promise.all([import('./onboard/locale.js'), import('./onboard/prompter.js')]);
-  const t = catalogue(detectLang(io.env));
-  return (await prompter.askYesNo({ path: [], kind: 'confirm', message, required: true, default: dflt }, t, process.stderr)) === true;
+export async function confirmOrCancel(io: IO, yes: boolean | undefined, command: string, describe: (t: Catalogue) => Promise<Confirmation>): Promise<void> {
+  mayConfirm(io, yes, command);
+  if (yes) return;
+  const t = await localeWords(io.env);
+  const c = await describe(t);
+  for (const f of c.facts) io.err(`  ${f}\n`);
+  if (!(await askYesNo(t, c.question, false))) throw new Cancelled(`mpay ${command}`);
+}
+
+/**
+ * A yes/no question on the terminal (stderr), by the onboarding wizard's rule and in the
+ * catalogue's language: only yes or no — y/yes/n/no, in Portuguese s/sim/n/não — is an answer,
+ * anything else is refused and asked again; Enter alone takes `dflt`. Ctrl-C rejects with the
+ * prompt's interruption, carrying the line to print in that language (errors.ts describeError).
+ */
+export async function askYesNo(t: Catalogue, message: string, dflt: boolean): Promise<boolean> {
+  const prompter = await import('./onboard/prompter.js');
+  try {
+    return (await prompter.askYesNo({ path: [], kind: 'confirm', message, required: true, default: dflt }, t, process.stderr)) === true;
+  } catch (e) {
+    throw interruptionSaying(e, t.flow.interrupted);
+  }
 }
 
 type Rec = Record<string, any>;
 
 /** A charge as a confirmation shows it: the line of the charge itself (what the buyer pays, card, installments). */
-function chargeLine(c: Rec): string {
+function chargeLine(t: Catalogue, c: Rec): string {
   const how = c.card ? `${c.card.brand} •••• ${c.card.last_four}` : String(c.payment_method);
-  return `charge ${c.id} (${c.status}), ${formatBRL(c.total_amount ?? c.amount)} by ${how}${c.installments > 1 ? ` in ${c.installments} installments` : ''}`;
+  return t.confirm.charge(c.id, c.status, formatBRL(c.total_amount ?? c.amount), how, c.installments);
 }
 
-const customerLine = (c: Rec) => `customer ${c.customer?.name ?? '—'} <${c.customer?.email ?? '—'}>`;
+const customerLine = (t: Catalogue, c: Rec) => t.confirm.customer(c.customer?.name ?? '—', c.customer?.email ?? '—');
 
-/** The irreversible operations of the contract, and how each is described before it runs. */
-export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<string, string>, body: Rec | undefined) => Promise<Confirmation>> = {
-  'charges.refund': async (client, { id }, body) => {
+/** The irreversible operations of the contract, and how each is described before it runs, in the catalogue's words. */
+export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<string, string>, body: Rec | undefined, t: Catalogue) => Promise<Confirmation>> = {
+  'charges.refund': async (client, { id }, body, t) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     const already = Number(c.refunded_amount ?? 0);
     // what the buyer pays, installment interest included (a server without total_amount: the amount)
@@ -71,90 +85,87 @@ export const IRREVERSIBLE: Record<string, (client: MpayClient, params: Record<st
     // --amount N refunds N cents; without it, all that is left
     const amount = typeof body?.amount === 'number' ? body.amount : captured - already;
     return {
-      question: `Refund ${formatBRL(amount)} to ${c.customer?.name ?? 'the customer'}?`,
+      question: t.confirm.refund(formatBRL(amount), c.customer?.name ?? t.confirm.theCustomer),
       facts: [
-        chargeLine(c),
-        ...(captured !== total ? [`captured ${formatBRL(captured)} of it`] : []),
-        ...(already > 0 ? [`already refunded ${formatBRL(already)}; left ${formatBRL(captured - already)}`] : []),
-        customerLine(c),
-        `created ${tableTime(c.created_at)}`,
+        chargeLine(t, c),
+        ...(captured !== total ? [t.confirm.captured(formatBRL(captured))] : []),
+        ...(already > 0 ? [t.confirm.refunded(formatBRL(already), formatBRL(captured - already))] : []),
+        customerLine(t, c),
+        t.confirm.created(tableTime(c.created_at)),
       ],
     };
   },
-  'charges.void': async (client, { id }) => {
+  'charges.void': async (client, { id }, _body, t) => {
     const c = (await client.call('charges.get', { params: { id: id! } })).data as Rec;
     return {
-      question: `Void the authorisation of ${formatBRL(c.total_amount ?? c.amount)} from ${c.customer?.name ?? 'the customer'}? It can no longer be captured.`,
-      facts: [chargeLine(c), ...(c.authorized_at ? [`authorised ${tableTime(c.authorized_at)}`] : []), customerLine(c)],
+      question: t.confirm.void(formatBRL(c.total_amount ?? c.amount), c.customer?.name ?? t.confirm.theCustomer),
+      facts: [chargeLine(t, c), ...(c.authorized_at ? [t.confirm.authorised(tableTime(c.authorized_at))] : []), customerLine(t, c)],
     };
   },
-  'apiKeys.revoke': async (client, { id }) => {
+  'apiKeys.revoke': async (client, { id }, _body, t) => {
     let key: Rec | undefined;
     for (let page = 1; !key; page++) {
       const r = await client.call('apiKeys.list', { query: { page, per_page: 100 } });
       key = (r.data as Rec[]).find((k) => k.id === id);
       if (page >= (r.pagination?.totalPages ?? 1)) break;
     }
-    if (!key) return { question: `Revoke API key ${id}?`, facts: [`API key ${id} (not among this merchant's keys: the service will say why)`] };
+    if (!key) return { question: t.confirm.revokeUnknown(id!), facts: [t.confirm.unknownKey(id!)] };
     return {
-      question: `Revoke API key "${key.name}"? Anything using it stops working.`,
-      facts: [`API key "${key.name}" ${key.public_key} (${key.is_active ? 'active' : 'revoked'}), created ${tableTime(key.created_at)}`, `id ${key.id}`],
+      question: t.confirm.revoke(key.name),
+      facts: [t.confirm.key(key.name, key.public_key, !!key.is_active, tableTime(key.created_at)), `id ${key.id}`],
     };
   },
-  'webhookEndpoints.delete': async (client, { id }) => {
+  'webhookEndpoints.delete': async (client, { id }, _body, t) => {
     const e = (await client.call('webhookEndpoints.get', { params: { id: id! } })).data as Rec;
     return {
-      question: `Delete the webhook endpoint ${e.url}? It stops receiving events.`,
-      facts: [`endpoint ${e.id} → ${e.url} (${e.status})`, `events: ${(e.events as string[]).join(', ')}`],
+      question: t.confirm.deleteEndpoint(e.url),
+      facts: [t.confirm.endpoint(e.id, e.url, e.status), t.confirm.events((e.events as string[]).join(', '))],
     };
   },
-  'webhookEndpoints.rotateSecret': async (client, { id }, body) => {
+  'webhookEndpoints.rotateSecret': async (client, { id }, body, t) => {
     const e = (await client.call('webhookEndpoints.get', { params: { id: id! } })).data as Rec;
     const overlap = typeof body?.overlap_seconds === 'number' ? body.overlap_seconds : 86_400;
     return {
-      question: `Replace the signing secret of ${e.url}? The old one stops being sent after ${overlap} s.`,
-      facts: [`endpoint ${e.id} → ${e.url} (${e.status})`, 'the new secret is shown once: store it before the overlap ends'],
+      question: t.confirm.rotateSecret(e.url, overlap),
+      facts: [t.confirm.endpoint(e.id, e.url, e.status), t.confirm.secretOnce],
     };
   },
-  'withdrawals.create': async (_client, _params, body) => {
+  'withdrawals.create': async (_client, _params, body, t) => {
     const b = body ?? {};
     const to =
       b.type === 'pix'
-        ? `PIX key ${b.pix_key ?? '(the saved recipient)'}${b.pix_key_type ? ` (${b.pix_key_type})` : ''}`
+        ? t.confirm.toPixKey(b.pix_key, b.pix_key_type)
         : b.type === 'bank_transfer' || b.bank_code
-          ? `bank ${b.bank_code ?? '?'} branch ${b.branch_number ?? '?'} account ${b.account_number ?? '?'}${b.holder_name ? ` (${b.holder_name})` : ''}`
+          ? t.confirm.toBank(b.bank_code ?? '?', b.branch_number ?? '?', b.account_number ?? '?', b.holder_name)
           : b.wallet_address
-            ? `${b.asset ?? ''} ${b.network ?? ''} address ${b.wallet_address}`.trim()
+            ? t.confirm.toWallet(b.asset ?? '', b.network ?? '', b.wallet_address)
             : b.recipient_id
-              ? `recipient ${b.recipient_id}`
-              : `the saved recipient (${String(b.type)})`;
+              ? t.confirm.toRecipient(b.recipient_id)
+              : t.confirm.toSavedRecipient(String(b.type));
     const amount = typeof b.amount === 'number' ? formatBRL(b.amount) : String(b.amount);
     return {
-      question: `Withdraw ${amount} to ${to}?`,
-      facts: [`${amount} from wallet ${b.wallet_id}${b.submerchant_id ? ` of submerchant ${b.submerchant_id}` : ''}`, `to ${to}`, `idempotency key ${b.idempotency_key}`],
+      question: t.confirm.withdraw(amount, to),
+      facts: [t.confirm.fromWallet(amount, b.wallet_id, b.submerchant_id), t.confirm.to(to), t.confirm.idempotencyKey(b.idempotency_key)],
     };
   },
-  'chargebacks.accept': async (client, { id }) => {
+  'chargebacks.accept': async (client, { id }, _body, t) => {
     const cb = (await client.call('chargebacks.get', { params: { id: id! } })).data as Rec;
     return {
-      question:
-        cb.type === 'med'
-          ? `Accept MED ${cb.id}? ${formatBRL(cb.amount)} is returned to the payer (a devolução); a MED has no fee.`
-          : `Accept chargeback ${cb.id}? ${formatBRL(cb.amount)} stays with the cardholder and the chargeback fee is debited.`,
-      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}`, `${formatBRL(cb.amount)}, evidence due ${tableTime(cb.evidence_due_at)}`],
+      question: cb.type === 'med' ? t.confirm.acceptMed(cb.id, formatBRL(cb.amount)) : t.confirm.acceptChargeback(cb.id, formatBRL(cb.amount)),
+      facts: [t.confirm.chargeback(cb.id, cb.status, cb.reason, cb.charge_id), t.confirm.evidenceDue(formatBRL(cb.amount), tableTime(cb.evidence_due_at))],
     };
   },
-  'chargebacks.contest': async (client, { id }, body) => {
+  'chargebacks.contest': async (client, { id }, body, t) => {
     const cb = (await client.call('chargebacks.get', { params: { id: id! } })).data as Rec;
     const files = Array.isArray(body?.file_ids) ? body.file_ids.length : 0;
     return {
-      question: `Submit this evidence for chargeback ${cb.id}? It cannot be changed afterwards.`,
-      facts: [`chargeback ${cb.id} (${cb.status}, ${cb.reason}) of charge ${cb.charge_id}: ${formatBRL(cb.amount)}`, `evidence: ${String(body?.text ?? '').length} characters of text, ${files} file(s)`],
+      question: t.confirm.contest(cb.id),
+      facts: [`${t.confirm.chargeback(cb.id, cb.status, cb.reason, cb.charge_id)}: ${formatBRL(cb.amount)}`, t.confirm.evidence(String(body?.text ?? '').length, files)],
     };
   },
-  'merchant.pin.disable': async () => ({
-    question: 'Disable the withdrawal PIN? Withdrawals then need no PIN.',
-    facts: ['the merchant PIN that protects withdrawals'],
+  'merchant.pin.disable': async (_client, _params, _body, t) => ({
+    question: t.confirm.disablePin,
+    facts: [t.confirm.pin],
   }),
 };
 

@@ -56,6 +56,15 @@ interface SdkLikeError {
 /** Ctrl-C inside a prompt (inquirer's errors, the wizard's readline use the same names). */
 export const promptInterrupted = (err: unknown) => ['ExitPromptError', 'AbortPromptError'].includes((err as Error | undefined)?.name ?? '');
 
+/**
+ * A Ctrl-C in a prompt that asked in another language than the CLI's (a confirmation in
+ * Portuguese): `line` is what a person reads instead of `error: interrupted (Ctrl-C)`; a JSON
+ * report keeps the contract's words. Any other error is returned as it is.
+ */
+export function interruptionSaying(err: unknown, line: string): unknown {
+  return promptInterrupted(err) ? Object.assign(err as Error, { line }) : err;
+}
+
 export function exitCodeFor(err: unknown): number {
   if (err instanceof CliError) return err.exitCode;
   if (promptInterrupted(err)) return EXIT.interrupted;
@@ -68,7 +77,7 @@ export function exitCodeFor(err: unknown): number {
 /** One or a few lines a person can act on; never a stack trace. */
 export function describeError(err: unknown): string {
   if (err instanceof CliError) return `error: ${err.message}`;
-  if (promptInterrupted(err)) return 'error: interrupted (Ctrl-C)';
+  if (promptInterrupted(err)) return (err as { line?: string }).line ?? 'error: interrupted (Ctrl-C)';
   const e = err as SdkLikeError;
   if (typeof e?.status === 'number') {
     const lines = [`error: ${e.message} (${e.code ?? 'error'}, HTTP ${e.status})`];

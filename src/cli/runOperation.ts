@@ -158,8 +158,8 @@ const irreversible = (spec: OperationSpec) => spec.method === 'DELETE' || spec.i
 async function confirmIrreversible(inv: Invocation, target: Target, req: BuiltRequest): Promise<void> {
   const command = `${inv.spec.command.join(' ')} ${inv.args.join(' ')}`.trim();
   const describe = IRREVERSIBLE[inv.spec.id];
-  await confirmOrCancel(inv.io, inv.globals.yes, command, async () =>
-    describe ? describe(target.client, req.params, req.body) : { question: `Really ${command}?`, facts: [] },
+  await confirmOrCancel(inv.io, inv.globals.yes, command, async (t) =>
+    describe ? describe(target.client, req.params, req.body, t) : { question: t.confirm.really(command), facts: [] },
   );
 }
 

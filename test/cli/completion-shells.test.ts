@@ -4,7 +4,9 @@
 // so its script is only checked for being generated from the same table (completion.test.ts).
 // Flag values: the event names after --events (generated `webhooks create|update` and
 // hand-written `webhooks listen` alike), and never the flags after a flag that takes a value of
-// no known set (--id, --input): the shell's default (file names) instead, as gh does.
+// no known set (--id, --input): the shell's default (file names) instead, as gh does. A flag
+// that takes a comma-separated list (--events, --allowed-payment-methods) offers its values for
+// the part after the last comma, keeping what is before it, less the values listed already.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,6 +39,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const events = [...EVENT_NAMES].sort();
+/** the completions of a list: `head` then each event name starting with `rest`, not in `head` */
+const listed = (head: string, rest = '') => events.filter((e) => e.startsWith(rest) && !head.split(',').includes(e)).map((e) => head + e);
 
 function need(bin: string, extra = true) {
   if (has(bin) && extra) return true;
@@ -79,6 +83,14 @@ describe('bash (bash-completion)', () => {
     expect(complete('mpay webhooks listen --events ')).toEqual(events);
     expect(complete('mpay webhooks listen --events pay')).toEqual(['payment_link.created', 'payment_link.paid']);
   });
+  it.runIf(need('bash', existsSync(BASH_COMPLETION)))('a comma-separated list completes the part after its last comma', () => {
+    expect(complete('mpay webhooks create --events charge.captured,')).toEqual(listed('charge.captured,'));
+    expect(complete('mpay webhooks update ID --events charge.captured,payment_link.p')).toEqual(['charge.captured,payment_link.paid']);
+    expect(complete('mpay webhooks listen --events charge.captured,charge.failed,charge.')).toEqual(listed('charge.captured,charge.failed,', 'charge.'));
+    expect(complete('mpay links create --allowed-payment-methods credit_card,')).toEqual(['credit_card,boleto', 'credit_card,pix']);
+    // a flag of one value is no list
+    expect(complete('mpay charges list --status captured,')).toEqual([]);
+  });
   it.runIf(need('bash', existsSync(BASH_COMPLETION)))('a flag that takes a value of no known set offers no flags', () => {
     for (const line of ['mpay submerchants onboard --id ', 'mpay charges get --profile x --jq ', 'mpay keys create --name ', 'mpay --data-dir ']) {
       expect(complete(line).filter((w) => w.startsWith('-')), line).toEqual([]);
@@ -110,6 +122,13 @@ describe('fish', () => {
     for (const line of ['mpay submerchants onboard --id ', 'mpay keys create --name ']) {
       expect(complete(line).filter((w) => w.startsWith('-')), line).toEqual([]);
     }
+  });
+  it.runIf(need('fish'))('a comma-separated list completes the part after its last comma', () => {
+    expect(complete('mpay webhooks create --events charge.captured,')).toEqual(listed('charge.captured,'));
+    expect(complete('mpay webhooks update ID --events charge.captured,payment_link.p')).toEqual(['charge.captured,payment_link.paid']);
+    expect(complete('mpay webhooks listen --events charge.captured,charge.failed,charge.')).toEqual(listed('charge.captured,charge.failed,', 'charge.'));
+    expect(complete('mpay links create --allowed-payment-methods credit_card,')).toEqual(['credit_card,boleto', 'credit_card,pix']);
+    expect(complete('mpay charges list --status captured,')).toEqual([]);
   });
 });
 
@@ -157,8 +176,21 @@ describe('zsh (compsys in a terminal)', () => {
       for (const v of ['table', 'json', 'jsonl']) expect(formats).toContain(v);
       const names = await tab('mpay webhooks listen --events ', (s) => /payment_link\.paid/.test(s), 'the event names');
       for (const e of ['charge.captured', 'submerchant.approved', 'payment_link.paid']) expect(names).toContain(e);
+      // a comma-separated list: the name after the last comma, the list before it kept
+      expect(await tab('mpay webhooks create --events charge.captured,payment_link.p', (s) => s.includes('payment_link.paid'), 'the second name')).toContain(
+        'READY>mpay webhooks create --events charge.captured,payment_link.paid',
+      );
+      const rest = await tab('mpay webhooks listen --events charge.captured,charge.', (s) => /charge\.voided/.test(s), 'the names after the comma');
+      const offered = rest.split('\n').slice(1).join('\n');
+      for (const e of ['charge.failed', 'charge.refunded', 'charge.voided']) expect(offered).toContain(e);
+      expect(offered).not.toMatch(/(^|\s)charge\.captured(\s|$)/m); // listed already
+      expect(offered).not.toContain('payment_link');
       const id = await tab('mpay submerchants onboard --id ', (s) => s.includes('answers.json'), 'file names');
       expect(id).not.toMatch(/--from-file/);
+      // a global flag that takes any value, after a command: file names as well
+      const dataDir = await tab('mpay keys list --data-dir ', (s) => s.includes('answers.json') || /invalid subscript/.test(s), 'file names after a global flag');
+      expect(dataDir).not.toMatch(/invalid subscript/);
+      expect(dataDir).toContain('answers.json');
     } finally {
       tmux('kill-server');
     }

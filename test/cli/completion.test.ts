@@ -21,6 +21,16 @@ describe('shell completions', () => {
     expect(t['tokens create']!.flags).toContain('--card.holder-name');
   });
 
+  it('lists: the flags whose values of a known set come comma-separated', () => {
+    const t = table();
+    expect(t['webhooks create']!.lists).toEqual(['--events']);
+    expect(t['webhooks update']!.lists).toEqual(['--events']);
+    expect(t['webhooks listen']!.lists).toEqual(['--events']);
+    expect(t['links create']!.lists).toEqual(['--allowed-payment-methods']);
+    expect(t['keys create']!.lists).toEqual([]); // --allowed-ips: a list of any values
+    expect(t['charges list']!.lists).toEqual([]); // --status: one value
+  });
+
   it('bash completes subcommands and flags after global options', () => {
     const script = join(__dirname, '../../completions/mpay.bash');
     const run = (words: string[]) =>

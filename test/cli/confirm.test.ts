@@ -260,3 +260,113 @@ describe.runIf(hasTmux)('on a terminal: only yes or no answers a confirmation', 
     expect(chargeStatus(id)).toBe('voided');
   }, 40_000);
 });
+
+// The question and the facts above it are in the language of the answers (the locale's, as the
+// wizard's catalogue has it): pt-BR under a Portuguese locale, English otherwise; money in R$,
+// times as the tables print them. Ctrl-C leaves its line in the same language (exit 130).
+describe.runIf(hasTmux)('on a terminal: a confirmation speaks the locale’s language', () => {
+  const pt = { LANG: 'pt_BR.UTF-8', LC_ALL: '' };
+  const c = { LANG: 'C', LC_ALL: '' };
+
+  it('pt-BR: the refund is asked in Portuguese, facts included; "s" refunds', async () => {
+    const id = cardCharge(2345);
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'refund', id], { name: 'refund-pt', locale: pt });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/Estornar R\$\s?23,45 para Ana Souza\? \(s\/N\)/);
+      expect(s).toMatch(new RegExp(`cobrança ${id} \\(captured\\), R\\$\\s?23,45 via visa •••• 1111`));
+      expect(s).toMatch(/cliente Ana Souza </);
+      expect(s).toMatch(/criada em \d{4}-\d{2}-\d{2} \d{2}:\d{2} BRS?T/);
+      expect(s).not.toMatch(/Refund|customer|created/);
+      t.type('s');
+      t.keys('Enter');
+      expect(await t.exitCode(), t.screen()).toBe(0);
+    } finally {
+      t.kill();
+    }
+    expect(chargeStatus(id)).toBe('refunded');
+  }, 40_000);
+
+  it('LANG=C: the same refund is asked in English', async () => {
+    const id = cardCharge(2345);
+    const t = tmuxMpay(home.dir, home.env, ['charges', 'refund', id], { name: 'refund-c', locale: c });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toMatch(/Refund R\$\s?23,45 to Ana Souza\? \(y\/N\)/);
+      expect(s).toMatch(/customer Ana Souza </);
+      expect(s).toMatch(/created \d{4}-\d{2}-\d{2} \d{2}:\d{2} BRS?T/);
+      expect(s).not.toMatch(/Estornar|cobrança/);
+      t.keys('Enter'); // no
+      expect(await t.exitCode(), t.screen()).toBe(1);
+    } finally {
+      t.kill();
+    }
+    expect(chargeStatus(id)).toBe('captured');
+  }, 40_000);
+
+  it('pt-BR: keys revoke and the withdrawal name what they act on in Portuguese', async () => {
+    const key = home.run(['keys', 'create', '--name', 'robô de cobrança']).json();
+    const k = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name: 'kr-pt-words', locale: pt });
+    try {
+      const s = await k.waitFor('?');
+      expect(s).toContain('Revogar a chave de API "robô de cobrança"? O que a usa deixa de funcionar. (s/N)');
+      expect(s).toMatch(new RegExp(`chave de API "robô de cobrança" ${key.public_key} \\(ativa\\), criada em \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} BRS?T`));
+      k.type('n');
+      k.keys('Enter');
+      expect(await k.exitCode(), k.screen()).toBe(1);
+    } finally {
+      k.kill();
+    }
+    const wallet = home.run(['wallets', 'list', '--owner-type', 'merchant']).json()[0];
+    const w = tmuxMpay(home.dir, home.env, ['withdrawals', 'create', '--type', 'pix', '--wallet-id', wallet.id, '--amount', '250', '--pix-key', '52998224725', '--pix-key-type', 'cpf', '--idempotency-key', 'confirm-pt'], { name: 'wc-pt', locale: pt });
+    try {
+      const s = await w.waitFor('?');
+      expect(s).toMatch(/Sacar R\$\s?2,50 para chave PIX 52998224725 \(cpf\)\? \(s\/N\)/);
+      expect(s).toMatch(new RegExp(`R\\$\\s?2,50 da carteira ${wallet.id}`));
+      expect(s).toContain('chave de idempotência confirm-pt');
+      w.type('não');
+      w.keys('Enter');
+      expect(await w.exitCode(), w.screen()).toBe(1);
+    } finally {
+      w.kill();
+    }
+  }, 60_000);
+
+  it('pt-BR: profiles remove asks in Portuguese; "s" removes', async () => {
+    const add = home.run(['profiles', 'add', 'longe', '--base-url', 'http://127.0.0.1:9', '--public-key', 'pk_test_longe', '--no-verify'], { input: 'sk_test_longe' });
+    expect(add.code, add.stderr).toBe(0);
+    const t = tmuxMpay(home.dir, home.env, ['profiles', 'remove', 'longe'], { name: 'pr-pt', locale: pt });
+    try {
+      const s = await t.waitFor('?');
+      expect(s).toContain('Remover o perfil "longe"? Esta máquina esquece as chaves dele. (s/N)');
+      expect(s).toContain('perfil "longe": http://127.0.0.1:9, chave pk_test_longe');
+      t.type('s');
+      t.keys('Enter');
+      expect(await t.exitCode(), t.screen()).toBe(0);
+    } finally {
+      t.kill();
+    }
+    expect(home.run(['profiles', 'show', 'longe']).code).toBe(4);
+  }, 40_000);
+
+  it('Ctrl-C at a confirmation: its line in the prompt’s language, exit 130, nothing done', async () => {
+    const key = home.run(['keys', 'create', '--name', 'ctrl-c robot']).json();
+    for (const [name, locale, line, not] of [
+      ['cc-pt', pt, 'erro: interrompido (Ctrl-C)', 'interrupted'],
+      ['cc-c', c, 'error: interrupted (Ctrl-C)', 'interrompido'],
+    ] as const) {
+      const t = tmuxMpay(home.dir, home.env, ['keys', 'revoke', key.id], { name, locale });
+      try {
+        await t.waitFor('?');
+        t.keys('C-c');
+        expect(await t.exitCode(), t.screen()).toBe(130);
+        expect(t.screen()).toContain(line);
+        expect(t.screen()).not.toContain(not);
+      } finally {
+        t.kill();
+      }
+    }
+    const still = (home.run(['keys', 'list', '-o', 'json']).json() as { id: string; is_active: boolean }[]).find((k) => k.id === key.id);
+    expect(still?.is_active).toBe(true);
+  }, 60_000);
+});

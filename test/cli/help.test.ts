@@ -31,7 +31,7 @@ describe('group help says what each group is for', () => {
   it('no "X commands" placeholder, in the program help or any group help', async () => {
     const top = await run(['--help']);
     expect(top.out).not.toMatch(/^\s+\S+\s+\S+ commands$/m);
-    expect(top.out).toMatch(/charges\s+Charges: card and PIX payments, refunds/);
+    expect(top.out).toMatch(/charges\s+Charges: card, PIX and boleto payments, refunds/);
     for (const g of groups) {
       const r = await run([...g.split(' '), '--help']);
       expect(r.code, g).toBe(0);

@@ -1,7 +1,8 @@
 /**
  * Which language the onboarding wizard speaks: `--lang pt-BR|en`, else the locale of the
  * environment as POSIX orders it (LC_ALL, then LC_MESSAGES, then LANG): Portuguese (`pt_BR`,
- * `pt_BR.UTF-8`, `pt`) → pt-BR, anything else → English. The words are in locales/.
+ * `pt_BR.UTF-8`, `pt`) → pt-BR, anything else → English. The confirmations of the irreversible
+ * verbs (confirm.ts) speak the locale's language too. The words are in locales/.
  */
 import { usage } from '../errors.js';
 import { en, type Catalogue } from './locales/en.js';

@@ -366,7 +366,7 @@ const CHARGE_COLUMNS = ['id', 'status', 'payment_method', 'amount', 'installment
 /** How the CLI presents this resource (src/contract/presentation.ts). */
 export const chargePresentation: CliPresentation = {
   groups: {
-    charges: 'Charges: card and PIX payments, refunds',
+    charges: 'Charges: card, PIX and boleto payments, refunds',
   },
   fields: {
     items: 'JSON array of items: [{"name","quantity","unit_price" (cents),"tangible"}]',

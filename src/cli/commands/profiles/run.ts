@@ -5,7 +5,7 @@ import { painter, printData, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals } from '../../target.js';
 import type { RunEnv } from '../shape.js';
 import type { ProfilesAddOptions } from './index.js';
-import { askYesNo, confirmOrCancel } from '../../confirm.js';
+import { askYesNo, confirmOrCancel, localeWords } from '../../confirm.js';
 
 function activeName(g: Globals, io: IO, current?: string): string {
   return g.profile ?? io.env.MPAY_PROFILE ?? current ?? 'default';
@@ -102,7 +102,8 @@ export async function profilesAdd(
   // next command then uses it instead of creating an embedded sandbox profile.
   let makeDefault = opts.default === true || (!fresh.current && !fresh.profiles.default);
   if (!makeDefault && fresh.current !== name && interactive) {
-    makeDefault = await askYesNo(io, `Make "${name}" the default profile?`, true);
+    const t = await localeWords(io.env);
+    makeDefault = await askYesNo(t, t.confirm.makeDefault(name), true);
   }
   if (makeDefault) fresh.current = name;
   await saveConfig(io.env, fresh);
@@ -128,9 +129,9 @@ export async function profilesRemove(g: Globals, name: string, io: IO): Promise<
   const cfg = readConfig(io.env);
   if (!cfg.profiles[name]) throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
   const p = cfg.profiles[name]!;
-  await confirmOrCancel(io, g.yes, `profiles remove ${name}`, async () => ({
-    question: `Remove profile "${name}"? Its keys are forgotten by this machine.`,
-    facts: [`profile "${name}"${cfg.current === name ? ' (active)' : ''}: ${p.base_url ?? `embedded sandbox${p.data_dir ? ` in ${p.data_dir}` : ''}`}, key ${p.public_key ?? '—'}`],
+  await confirmOrCancel(io, g.yes, `profiles remove ${name}`, async (t) => ({
+    question: t.confirm.removeProfile(name),
+    facts: [t.confirm.profile(name, cfg.current === name, p.base_url ?? t.confirm.embedded(p.data_dir), p.public_key ?? '—')],
   }));
   delete cfg.profiles[name];
   if (cfg.current === name) delete cfg.current;

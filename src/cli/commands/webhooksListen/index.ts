@@ -12,7 +12,11 @@ export function register(program: Command, deps: CliDeps): void {
     .command('listen')
     .description('receive webhooks locally: registers a temporary endpoint, prints and verifies each event, optionally forwards it; Ctrl-C removes the endpoint')
     .addOption(
-      completesWith(new Option('--events <names>', 'event names, comma-separated or repeated (default: *)').argParser((v: string, p: string[] = []) => [...p, v]), EVENT_NAMES),
+      completesWith(
+        new Option('--events <names>', 'event names, comma-separated or repeated (default: *)').argParser((v: string, p: string[] = []) => [...p, v]),
+        EVENT_NAMES,
+        { list: true },
+      ),
     )
     .option('--forward-to <url>', "forward each verified event (raw body and webhook-* headers) to your app and print its status")
     .option('--port <port>', 'port of the local receiver (default: any free port)')

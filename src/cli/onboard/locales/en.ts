@@ -1,6 +1,7 @@
 /**
  * The onboarding wizard's words in English: every question, hint, help line and message of
- * `mpay submerchants onboard`. ptBr.ts has the same keys (its type is this one's); a key
+ * `mpay submerchants onboard`, and the confirmations of the irreversible verbs (`confirm`),
+ * which ask with the wizard's prompt. ptBr.ts has the same keys (its type is this one's); a key
  * missing there is a type error.
  */
 import { DOCUMENT_LABELS, type DocumentType } from '../../../domain/onboarding.js';
@@ -130,6 +131,55 @@ export const en = {
     interrupted: 'error: interrupted (Ctrl-C)',
     kept: (id: string) => `The submerchant ${id} keeps what was sent; continue with \`mpay submerchants onboard --id ${id}\``,
     saved: (file: string) => `Answers saved to ${file} (replay them with --from-file)`,
+  },
+  /**
+   * the confirmations of the irreversible verbs (confirm.ts): each question, and the facts shown
+   * above it; amounts come formatted (R$), times as the tables print them, statuses and ids as
+   * the service gives them
+   */
+  confirm: {
+    theCustomer: 'the customer',
+    charge: (id: string, status: string, amount: string, how: string, installments: number) =>
+      `charge ${id} (${status}), ${amount} by ${how}${installments > 1 ? ` in ${installments} installments` : ''}`,
+    customer: (name: string, email: string) => `customer ${name} <${email}>`,
+    created: (time: string) => `created ${time}`,
+    refund: (amount: string, who: string) => `Refund ${amount} to ${who}?`,
+    captured: (amount: string) => `captured ${amount} of it`,
+    refunded: (already: string, left: string) => `already refunded ${already}; left ${left}`,
+    void: (amount: string, who: string) => `Void the authorisation of ${amount} from ${who}? It can no longer be captured.`,
+    authorised: (time: string) => `authorised ${time}`,
+    revoke: (name: string) => `Revoke API key "${name}"? Anything using it stops working.`,
+    key: (name: string, publicKey: string, active: boolean, created: string) => `API key "${name}" ${publicKey} (${active ? 'active' : 'revoked'}), created ${created}`,
+    revokeUnknown: (id: string) => `Revoke API key ${id}?`,
+    unknownKey: (id: string) => `API key ${id} (not among this merchant's keys: the service will say why)`,
+    deleteEndpoint: (url: string) => `Delete the webhook endpoint ${url}? It stops receiving events.`,
+    endpoint: (id: string, url: string, status: string) => `endpoint ${id} → ${url} (${status})`,
+    events: (list: string) => `events: ${list}`,
+    rotateSecret: (url: string, seconds: number) => `Replace the signing secret of ${url}? The old one stops being sent after ${seconds} s.`,
+    secretOnce: 'the new secret is shown once: store it before the overlap ends',
+    withdraw: (amount: string, to: string) => `Withdraw ${amount} to ${to}?`,
+    toPixKey: (key: string | undefined, type: string | undefined) => `PIX key ${key ?? '(the saved recipient)'}${type ? ` (${type})` : ''}`,
+    toBank: (bank: string, branch: string, account: string, holder: string | undefined) => `bank ${bank} branch ${branch} account ${account}${holder ? ` (${holder})` : ''}`,
+    toWallet: (asset: string, network: string, address: string) => `${asset} ${network} address ${address}`.trim(),
+    toRecipient: (id: string) => `recipient ${id}`,
+    toSavedRecipient: (type: string) => `the saved recipient (${type})`,
+    fromWallet: (amount: string, wallet: string, submerchant: string | undefined) => `${amount} from wallet ${wallet}${submerchant ? ` of submerchant ${submerchant}` : ''}`,
+    to: (to: string) => `to ${to}`,
+    idempotencyKey: (key: string) => `idempotency key ${key}`,
+    acceptMed: (id: string, amount: string) => `Accept MED ${id}? ${amount} is returned to the payer (a devolução); a MED has no fee.`,
+    acceptChargeback: (id: string, amount: string) => `Accept chargeback ${id}? ${amount} stays with the cardholder and the chargeback fee is debited.`,
+    chargeback: (id: string, status: string, reason: string, chargeId: string) => `chargeback ${id} (${status}, ${reason}) of charge ${chargeId}`,
+    evidenceDue: (amount: string, time: string) => `${amount}, evidence due ${time}`,
+    contest: (id: string) => `Submit this evidence for chargeback ${id}? It cannot be changed afterwards.`,
+    evidence: (chars: number, files: number) => `evidence: ${chars} characters of text, ${files} file(s)`,
+    disablePin: 'Disable the withdrawal PIN? Withdrawals then need no PIN.',
+    pin: 'the merchant PIN that protects withdrawals',
+    removeProfile: (name: string) => `Remove profile "${name}"? Its keys are forgotten by this machine.`,
+    profile: (name: string, active: boolean, where: string, publicKey: string) => `profile "${name}"${active ? ' (active)' : ''}: ${where}, key ${publicKey}`,
+    embedded: (dataDir: string | undefined) => `embedded sandbox${dataDir ? ` in ${dataDir}` : ''}`,
+    makeDefault: (name: string) => `Make "${name}" the default profile?`,
+    /** an irreversible verb with no description of its own (a DELETE of the contract) */
+    really: (command: string) => `Really ${command}?`,
   },
 };
 

@@ -1,7 +1,8 @@
 /**
- * O assistente de cadastro em português do Brasil: as mesmas chaves de en.ts. `problems`
- * traduz as mensagens do contrato e do serviço (em inglês, a língua da API) que aparecem sob
- * as perguntas; uma mensagem sem tradução aparece como veio.
+ * O assistente de cadastro e as confirmações dos verbos irreversíveis (`confirm`) em português
+ * do Brasil: as mesmas chaves de en.ts. `problems` traduz as mensagens do contrato e do serviço
+ * (em inglês, a língua da API) que aparecem sob as perguntas; uma mensagem sem tradução aparece
+ * como veio.
  */
 import type { DocumentType } from '../../../domain/onboarding.js';
 import type { Catalogue } from './en.js';
@@ -171,5 +172,48 @@ export const ptBR: Catalogue = {
     interrupted: 'erro: interrompido (Ctrl-C)',
     kept: (id: string) => `O subcredenciado ${id} mantém o que foi enviado; continue com \`mpay submerchants onboard --id ${id}\``,
     saved: (file: string) => `Respostas salvas em ${file} (repita com --from-file)`,
+  },
+  confirm: {
+    theCustomer: 'o cliente',
+    charge: (id: string, status: string, amount: string, how: string, installments: number) =>
+      `cobrança ${id} (${status}), ${amount} via ${how}${installments > 1 ? ` em ${installments} parcelas` : ''}`,
+    customer: (name: string, email: string) => `cliente ${name} <${email}>`,
+    created: (time: string) => `criada em ${time}`,
+    refund: (amount: string, who: string) => `Estornar ${amount} para ${who}?`,
+    captured: (amount: string) => `capturados ${amount} do total`,
+    refunded: (already: string, left: string) => `já estornados ${already}; restam ${left}`,
+    void: (amount: string, who: string) => `Cancelar a autorização de ${amount} de ${who}? Ela não poderá mais ser capturada.`,
+    authorised: (time: string) => `autorizada em ${time}`,
+    revoke: (name: string) => `Revogar a chave de API "${name}"? O que a usa deixa de funcionar.`,
+    key: (name: string, publicKey: string, active: boolean, created: string) => `chave de API "${name}" ${publicKey} (${active ? 'ativa' : 'revogada'}), criada em ${created}`,
+    revokeUnknown: (id: string) => `Revogar a chave de API ${id}?`,
+    unknownKey: (id: string) => `chave de API ${id} (não está entre as chaves deste lojista: o serviço dirá por quê)`,
+    deleteEndpoint: (url: string) => `Excluir o endpoint de webhook ${url}? Ele deixa de receber eventos.`,
+    endpoint: (id: string, url: string, status: string) => `endpoint ${id} → ${url} (${status})`,
+    events: (list: string) => `eventos: ${list}`,
+    rotateSecret: (url: string, seconds: number) => `Trocar o segredo de assinatura de ${url}? O antigo deixa de ser enviado após ${seconds} s.`,
+    secretOnce: 'o novo segredo aparece uma só vez: guarde-o antes do fim da sobreposição',
+    withdraw: (amount: string, to: string) => `Sacar ${amount} para ${to}?`,
+    toPixKey: (key: string | undefined, type: string | undefined) => `chave PIX ${key ?? '(o destinatário salvo)'}${type ? ` (${type})` : ''}`,
+    toBank: (bank: string, branch: string, account: string, holder: string | undefined) => `banco ${bank} agência ${branch} conta ${account}${holder ? ` (${holder})` : ''}`,
+    toWallet: (asset: string, network: string, address: string) => `endereço ${asset} ${network} ${address}`.replace(/ +/g, ' '),
+    toRecipient: (id: string) => `destinatário ${id}`,
+    toSavedRecipient: (type: string) => `o destinatário salvo (${type})`,
+    fromWallet: (amount: string, wallet: string, submerchant: string | undefined) => `${amount} da carteira ${wallet}${submerchant ? ` do subcredenciado ${submerchant}` : ''}`,
+    to: (to: string) => `para ${to}`,
+    idempotencyKey: (key: string) => `chave de idempotência ${key}`,
+    acceptMed: (id: string, amount: string) => `Aceitar o MED ${id}? ${amount} é devolvido ao pagador (a devolução); um MED não tem tarifa.`,
+    acceptChargeback: (id: string, amount: string) => `Aceitar o chargeback ${id}? ${amount} fica com o portador do cartão e a tarifa de chargeback é debitada.`,
+    chargeback: (id: string, status: string, reason: string, chargeId: string) => `chargeback ${id} (${status}, ${reason}) da cobrança ${chargeId}`,
+    evidenceDue: (amount: string, time: string) => `${amount}, prazo da defesa ${time}`,
+    contest: (id: string) => `Enviar esta defesa do chargeback ${id}? Ela não pode ser alterada depois.`,
+    evidence: (chars: number, files: number) => `defesa: ${chars} caracteres de texto, ${files} arquivo(s)`,
+    disablePin: 'Desativar o PIN de saque? Os saques deixam de pedir PIN.',
+    pin: 'o PIN do lojista que protege os saques',
+    removeProfile: (name: string) => `Remover o perfil "${name}"? Esta máquina esquece as chaves dele.`,
+    profile: (name: string, active: boolean, where: string, publicKey: string) => `perfil "${name}"${active ? ' (ativo)' : ''}: ${where}, chave ${publicKey}`,
+    embedded: (dataDir: string | undefined) => `sandbox embutido${dataDir ? ` em ${dataDir}` : ''}`,
+    makeDefault: (name: string) => `Tornar "${name}" o perfil padrão?`,
+    really: (command: string) => `Executar mesmo ${command}?`,
   },
 };
