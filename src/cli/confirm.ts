@@ -44,7 +44,7 @@ export async function confirmOrCancel(io: IO, yes: boolean | undefined, command:
   const t = await localeWords(io.env);
   const c = await describe(t);
   for (const f of c.facts) io.err(`  ${f}\n`);
-  if (!(await askYesNo(t, c.question, false))) throw new Cancelled(`mpay ${command}`);
+  if (!(await askYesNo(t, c.question, false))) throw new Cancelled(`mpay ${command}`, t.flow.notDone(`mpay ${command}`));
 }
 
 /**

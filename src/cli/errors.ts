@@ -76,7 +76,7 @@ export function exitCodeFor(err: unknown): number {
 
 /** One or a few lines a person can act on; never a stack trace. */
 export function describeError(err: unknown): string {
-  if (err instanceof CliError) return `error: ${err.message}`;
+  if (err instanceof CliError) return (err as { line?: string }).line ?? `error: ${err.message}`;
   if (promptInterrupted(err)) return (err as { line?: string }).line ?? 'error: interrupted (Ctrl-C)';
   const e = err as SdkLikeError;
   if (typeof e?.status === 'number') {

@@ -15,7 +15,14 @@ export class Interrupted extends CliError {
 }
 
 export class Cancelled extends CliError {
-  constructor(what?: string) {
+  /**
+   * `line`: what a person reads, in the language the question was asked in (a confirmation or
+   * the wizard in Portuguese); a JSON report keeps the English message.
+   */
+  constructor(
+    what?: string,
+    readonly line?: string,
+  ) {
     super(what ? `cancelled: ${what} was not done` : 'cancelled', EXIT.refused, 'cancelled');
   }
 }

@@ -298,6 +298,7 @@ describe.runIf(hasTmux)('on a terminal: a confirmation speaks the locale’s lan
       expect(s).not.toMatch(/Estornar|cobrança/);
       t.keys('Enter'); // no
       expect(await t.exitCode(), t.screen()).toBe(1);
+      expect(t.screen()).toMatch(/error: cancelled: mpay charges refund \S+ was not done/);
     } finally {
       t.kill();
     }
@@ -314,6 +315,9 @@ describe.runIf(hasTmux)('on a terminal: a confirmation speaks the locale’s lan
       k.type('n');
       k.keys('Enter');
       expect(await k.exitCode(), k.screen()).toBe(1);
+      // the "no" is said in the question's language too
+      expect(k.screen()).toMatch(/erro: cancelado: mpay keys revoke \S+ não foi feito/);
+      expect(k.screen()).not.toContain('was not done');
     } finally {
       k.kill();
     }

@@ -68,6 +68,15 @@ describe('every answer is reviewed before anything is created', () => {
     await expect(onboard(person(pf({ '(review)': 'cancel' })))).rejects.toMatchObject({ code: 'cancelled' });
     expect(await total()).toBe(before);
   });
+
+  it('the cancel is said in the wizard\'s language; a JSON report keeps the English message', async () => {
+    const { describeError, errorReport } = await import('../../src/cli/errors.js');
+    const err = await onboard(person(pf({ '(review)': 'cancel' })), { t: locale.catalogue('pt-BR') }).catch((e: unknown) => e);
+    expect(describeError(err)).toBe('erro: cancelado: o cadastro não foi feito');
+    expect(errorReport(err)).toMatchObject({ error: 'cancelled', message: 'cancelled: the onboarding was not done' });
+    const en = await onboard(person(pf({ '(review)': 'cancel' }))).catch((e: unknown) => e);
+    expect(describeError(en)).toBe('error: cancelled: the onboarding was not done');
+  });
 });
 
 describe('going back to the previous question', () => {

@@ -342,7 +342,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
       back: true,
     });
     if (choice === GO_BACK) return 'back';
-    if (choice === 'cancel') throw new Cancelled(t.flow.cancelled);
+    if (choice === 'cancel') throw new Cancelled(en.flow.cancelled, t.flow.notDone(t.flow.cancelled));
     if (choice !== 'edit') return null;
     const which = await prompter.ask({
       path: ['(review)', 'edit'],

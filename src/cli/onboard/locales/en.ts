@@ -127,6 +127,8 @@ export const en = {
     reviewCancel: 'Cancel: create nothing',
     reviewWhich: 'Which answer?',
     cancelled: 'the onboarding',
+    /** the line a "no" (or the review's cancel) leaves, exit 1; `what` is `cancelled` or the command */
+    notDone: (what: string) => `error: cancelled: ${what} was not done`,
     /** the line Ctrl-C leaves (exit 130) */
     interrupted: 'error: interrupted (Ctrl-C)',
     kept: (id: string) => `The submerchant ${id} keeps what was sent; continue with \`mpay submerchants onboard --id ${id}\``,

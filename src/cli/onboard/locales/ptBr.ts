@@ -169,6 +169,7 @@ export const ptBR: Catalogue = {
     reviewCancel: 'Cancelar: não cadastrar nada',
     reviewWhich: 'Qual resposta?',
     cancelled: 'o cadastro',
+    notDone: (what: string) => `erro: cancelado: ${what} não foi feito`,
     interrupted: 'erro: interrompido (Ctrl-C)',
     kept: (id: string) => `O subcredenciado ${id} mantém o que foi enviado; continue com \`mpay submerchants onboard --id ${id}\``,
     saved: (file: string) => `Respostas salvas em ${file} (repita com --from-file)`,
