@@ -3,6 +3,7 @@
 //    and are not edges: a command's run.ts may import its options type from its index.ts);
 //  - each layer imports only the layers below it (docs/architecture.md, "Layers"); for the
 //    layers marked `types`, type-only imports count too;
+//  - the services import no HTTP, from Node or from a package (`forbid`);
 //  - route handlers run no SQL: no SQL text (in any case) and no use of the store's handle
 //    (`.db`, `['db']`, `{ db }`, `.tx`) in src/server/routes, read with TypeScript's parser
 //    (comments do not count).
@@ -19,7 +20,8 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * What each layer may import from src/ (besides itself), the first matching prefix winning;
  * `not` takes prefixes back out of `may`, save where a longer prefix of `may` gives one back; `types`: type-only imports are edges too; `sql:
- * false`: its modules may not run SQL. The CLI sits on top and may import every layer.
+ * false`: its modules may not run SQL; `forbid`: modules of Node or packages it may not import (a
+ * name, `node:` or not, or a package and its subpaths). The CLI sits on top and may import every layer.
  */
 export const LAYERS = [
   { layer: 'src/domain/', may: [] },
@@ -45,6 +47,9 @@ export const LAYERS = [
       'src/domain/',
     ],
     types: true,
+    // nor from Node or a package: no server or client of HTTP (webhook delivery is src/server/webhooks'),
+    // no sockets, no multipart parser
+    forbid: ['http', 'https', 'http2', 'net', 'tls', 'dgram', 'undici', 'hono', '@hono/', 'busboy', '@fastify/busboy'],
   },
   // Routes parse, call a service and shape the answer: they never reach the store (nor the
   // SQL of list paging), types included, and run no SQL.
@@ -105,6 +110,8 @@ function layerViolations(tree, onlyTyped) {
     if (!rule || (onlyTyped && !rule.types)) continue;
     const own = rule.layer.endsWith('/') ? rule.layer : dirname(rule.layer) + '/';
     for (const d of deps ?? []) {
+      const name = d.request?.replace(/^node:/, '');
+      if (rule.forbid?.some((f) => name === f || name?.startsWith(f.endsWith('/') ? f : `${f}/`))) violations.push(`${file} imports ${d.request}${onlyTyped ? ' (types)' : ''}`);
       if (!d.id?.startsWith('src/')) continue;
       const longest = (prefixes) => Math.max(-1, ...prefixes.filter((p) => d.id.startsWith(p)).map((p) => p.length));
       const allowed = longest([own, ...rule.may]) > longest(rule.not ?? []);
