@@ -8,11 +8,12 @@
  * comes back to an earlier value. So an answer kept with the token read before its handler
  * ran can be served again while the token reads the same: nothing was written since, and the
  * store would give the same rows; the first answer kept at a new token empties the memo of the
- * answers of the states before. Everything else in the pipeline (authentication, rate limits,
- * due work, validation, the envelope, the request log) still runs for every request; only the
- * handler's reads are skipped. An answer built from a newer state than its token (a commit
- * between the token's read and the handler's) is kept under a token no later request can
- * present, so it is never served.
+ * answers of the states before. The stages before the handler still run for every request —
+ * routing, authentication, rate limits, due work, the parameter and query checks — and the
+ * request log; the handler and the shape stage do not (the kept bytes are the envelope the shape
+ * stage made, checked then when responses are validated). An answer built from a newer state
+ * than its token (a commit between the token's read and the handler's) is kept under a token no
+ * later request can present, so it is never served.
  *
  * Not every GET is a function of the stored rows alone (some answer with the time, a signed
  * URL, a computed quote), so an endpoint says it is one (`memo: true` in the contract's endpoint
