@@ -715,6 +715,7 @@ complete -c mpay -n '__mpay_at '\''server'\''' -a 'start'
 complete -c mpay -n '__mpay_at '\''server'\''' -l color
 complete -c mpay -n '__mpay_at '\''server'\''' -l output
 complete -c mpay -n '__mpay_at '\''server'\''' -l profile
+complete -c mpay -n '__mpay_at '\''server start'\''' -l check-responses
 complete -c mpay -n '__mpay_at '\''server start'\''' -l color
 complete -c mpay -n '__mpay_at '\''server start'\''' -l database -r -F
 complete -c mpay -n '__mpay_at '\''server start'\''' -l headers-timeout -r -F

@@ -26,7 +26,10 @@ export interface AppDeps extends ServiceDeps {
   rateLimit?: RateLimits | null;
   /** token buckets of the public checkout (per client and per payment link); null disables them */
   checkoutRateLimit?: CheckoutRateLimit | null;
-  /** check every success response against the contract, set when the runtime is built (the test suites' runtimes do) */
+  /**
+   * check every success response against the contract (an answer off it is a 500, logged): set
+   * when the runtime is built — `mpay server start --check-responses`, and the test suites' runtimes
+   */
   validateResponses?: boolean;
   /**
    * Serve the reads of stored rows again from the answer made at the same database state

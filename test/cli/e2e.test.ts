@@ -248,6 +248,29 @@ describe('mpay server start and remote use', () => {
     }
   });
 
+  it('--check-responses and MPAY_CHECK_RESPONSES=on check answers against the contract (said at start); another value is a usage error', async () => {
+    const authorization = 'Basic ' + Buffer.from(`${creds.public_key}:${creds.secret_key}`).toString('base64');
+    const cases = [
+      [[], {}, false],
+      [['--check-responses'], {}, true],
+      [[], { MPAY_CHECK_RESPONSES: 'on' }, true],
+      [[], { MPAY_CHECK_RESPONSES: 'off' }, false],
+    ] as const;
+    for (const [args, env, on] of cases) {
+      const s = await home.startServer([...args], { env: { ...env } });
+      for (const path of ['/v1/charges?per_page=5', '/v1/merchant', '/v1/wallets']) {
+        const res = await fetch(`${s.url}${path}`, { headers: { authorization } });
+        expect(res.status, `${path} ${await res.clone().text()}`).toBe(200);
+      }
+      s.child.kill('SIGTERM');
+      await s.exited;
+      expect(s.stderr().includes('answers checked against the contract'), `${args.join(' ')} ${JSON.stringify(env)}`).toBe(on);
+    }
+    const bad = home.run(['server', 'start', '--port', '0'], { env: { MPAY_CHECK_RESPONSES: 'always' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("MPAY_CHECK_RESPONSES must be on or off, got 'always'");
+  });
+
   it('stops cleanly on SIGTERM', async () => {
     const s = await home.startServer();
     s.child.kill('SIGTERM');

@@ -14,6 +14,8 @@ export interface ServerStartOptions extends UploadLimitFlags {
   trustProxy?: string;
   /** false with --no-read-memo */
   readMemo: boolean;
+  /** true with --check-responses */
+  checkResponses?: boolean;
   headersTimeout?: string;
   requestTimeout?: string;
   maxConnections?: string;
@@ -36,6 +38,7 @@ export function register(program: Command, deps: CliDeps): void {
     .option('--upload-retention <hours>', 'hours an upload attached to no document is kept (env MPAY_UPLOAD_RETENTION_HOURS); default 24')
     .option('--trust-proxy <list>', 'reverse proxies (addresses, CIDR ranges) whose X-Forwarded-For names the client (env MPAY_TRUST_PROXY); default: none')
     .option('--no-read-memo', 'read the store for every charge read, even when nothing was written since the same answer was made (env MPAY_READ_MEMO=off)')
+    .option('--check-responses', 'check every success answer against the API contract; one off it is logged and answered 500 — for staging and CI runs (env MPAY_CHECK_RESPONSES=on)')
     .option('--database <url>', 'PostgreSQL URL shared by every replica (env MPAY_DATABASE_URL); default: SQLite in the data dir')
     .option('--pricing <file>', 'pricing document (JSON): MDR, anticipation, withdrawal and chargeback fees, buyer interest; fields left out keep their defaults (env MPAY_PRICING: a path or the JSON)')
     .option('--headers-timeout <seconds>', 'time a client has to send a request\'s headers (env MPAY_HEADERS_TIMEOUT); default 10')

@@ -59,6 +59,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const databaseUrl = databaseUrlOf(opts, io.env);
   const trustProxy = parseTrustProxy(String(opts.trustProxy ?? io.env.MPAY_TRUST_PROXY ?? ''));
   const readMemo = parseReadMemo(opts.readMemo !== false, io.env.MPAY_READ_MEMO);
+  const checkResponses = parseCheckResponses(opts.checkResponses === true, io.env.MPAY_CHECK_RESPONSES);
   const fdLimit = openFileLimit();
   const limits = parseConnectionLimits(opts, io.env, defaultConnectionLimits(fdLimit), fdLimit);
   const pricing = serverPricingOf(opts.pricing as string | undefined, io.env, io.cwd);
@@ -71,7 +72,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   const log = g.quiet ? undefined : (entry: Record<string, unknown>) => logLines.push(JSON.stringify({ ts: stamp(), ...entry }));
   let rt;
   try {
-    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', pricing: pricing.pricing, log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, uploadLimits, trustProxy, readMemo });
+    rt = await openRuntime({ dataDir, databaseUrl, mode: production ? 'production' : 'sandbox', pricing: pricing.pricing, log, publicBaseUrl: opts.publicUrl as string | undefined, rateLimit, uploadLimits, trustProxy, readMemo, validateResponses: checkResponses });
   } catch (e) {
     const where = databaseUrl ? `the database ${redactUrl(databaseUrl)}` : `the data directory ${dataDir}`;
     throw new CliError(`cannot open ${where}: ${(e as Error).message}`, EXIT.refused);
@@ -95,7 +96,7 @@ export async function serverStart(g: Globals, opts: Record<string, unknown>, io:
   }
   io.out(served.url + '\n');
   if (!g.quiet) {
-    const memoOff = readMemo ? '' : '; charge read memo off';
+    const memoOff = (readMemo ? '' : '; charge read memo off') + (checkResponses ? '; answers checked against the contract' : '');
     const priced = pricing.from ? `; pricing: ${pricing.from}` : '';
     io.err(`mpay ${production ? 'production' : 'sandbox'} server on ${served.url} (data: ${databaseUrl ? redactUrl(databaseUrl) : dataDir}${memoOff}${priced}); Ctrl-C to stop\n`);
   }
@@ -161,6 +162,12 @@ export function lineBuffer(write: (s: string) => void, ms = LOG_FLUSH_MS): { pus
 export function parseReadMemo(flag: boolean, env: string | undefined): boolean {
   if (env !== undefined && env !== '' && env !== 'on' && env !== 'off') throw usage(`MPAY_READ_MEMO must be on or off, got '${env}'`);
   return flag && env !== 'off';
+}
+
+/** --check-responses turns the answers' check against the contract on; else MPAY_CHECK_RESPONSES (on or off) says, off by default. */
+export function parseCheckResponses(flag: boolean, env: string | undefined): boolean {
+  if (env !== undefined && env !== '' && env !== 'on' && env !== 'off') throw usage(`MPAY_CHECK_RESPONSES must be on or off, got '${env}'`);
+  return flag || env === 'on';
 }
 
 /**
