@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import envPaths from 'env-paths';
 import { CliError, EXIT } from './errors.js';
@@ -36,8 +36,8 @@ const PROFILE_KEYS = new Set(['base_url', 'public_key', 'secret_key', 'data_dir'
 export const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
 /**
- * Reads the profiles file directly (conf's format: one JSON object) — the read path of every
- * command, kept free of conf's start-up cost. Writes go through conf (see saveConfig).
+ * Reads the profiles file: one JSON object, checked here field by field. Writes replace it
+ * atomically (see writeConfigFile).
  */
 export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
   const file = configFile(env);
@@ -70,25 +70,23 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
   return { current: obj.current as string | undefined, profiles: profiles as Record<string, Profile> };
 }
 
-/** Writes the profiles file with conf (atomic write, mode 0600). */
+/** Writes the profiles file (atomically, mode 0600). */
 export async function saveConfig(env: NodeJS.ProcessEnv, cfg: ConfigFile): Promise<void> {
   const store: Record<string, unknown> = { profiles: cfg.profiles };
   if (cfg.current) store.current = cfg.current;
   await writeConfigFile(env, 'config', store);
 }
 
-/** Writes `NAME.json` in the config directory with conf: atomically, mode 0600 (it holds secret keys). */
+/**
+ * Writes `NAME.json` in the config directory, tab-indented: a temporary file made with mode 0600
+ * (it holds secret keys), synced and renamed over the old one (atomically), so a reader sees the
+ * old file or the new one, never half of either.
+ */
 export async function writeConfigFile(env: NodeJS.ProcessEnv, name: string, store: Record<string, unknown>): Promise<void> {
-  const { default: Conf } = await import('conf');
-  const conf = new Conf<Record<string, unknown>>({
-    projectName: 'mpay',
-    projectSuffix: '',
-    cwd: configDir(env),
-    configName: name,
-    configFileMode: 0o600,
-    accessPropertiesByDotNotation: false,
-  });
-  conf.store = store;
+  const { writeFileSync } = await import('atomically');
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${name}.json`), JSON.stringify(store, undefined, '\t'), { mode: 0o600 });
 }
 
 export function maskSecret(s: string | undefined): string | undefined {

@@ -3,7 +3,7 @@
  * (`--data-dir DIR`, `MPAY_DATA_DIR`) gets its sandbox merchant's keys here, by directory, and
  * never in a profile. Coming back to the directory finds them, so the same merchant answers
  * with the same key instead of a new key every time. The file, `sandboxes.json` beside the
- * profiles, holds secret keys: mode 0600, written atomically (conf) as the profiles are.
+ * profiles, holds secret keys: mode 0600, written atomically as the profiles are.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

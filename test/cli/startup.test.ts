@@ -102,8 +102,8 @@ describe('start-up loads only what a command uses', () => {
     expect(heavy(mods, /better-sqlite3|zod|inquirer|commander/)).toEqual([]);
   });
 
-  it('an embedded read does not load prompts, conf, undici, tables or multipart', () => {
-    loaded(['keys', 'list'], 'warm'); // first use writes the profile (conf)
+  it('an embedded read does not load prompts, the config writer, undici, tables or multipart', () => {
+    loaded(['keys', 'list'], 'warm'); // first use writes the profile (atomically)
     const mods = loaded(['keys', 'list', '-o', 'json'], 'read');
     expect(mods.some((m) => m.includes('better-sqlite3'))).toBe(true);
     // the driver's JavaScript is in the bundle: only its native module is a file of its own
@@ -114,7 +114,7 @@ describe('start-up loads only what a command uses', () => {
     expect(mods.some((m) => m.startsWith('bundle:src/server/pipeline/'))).toBe(true);
     // the contract's schemas of the endpoint it served only (its resource module), not all of them
     expect(mods.filter((m) => m.startsWith('bundle:src/contract/resources/'))).toEqual(['bundle:src/contract/resources/apiKeys.ts']);
-    for (const marker of ['node_modules/@inquirer', 'node_modules/conf/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
+    for (const marker of ['node_modules/@inquirer', 'node_modules/atomically/', 'node_modules/ajv/', 'node_modules/undici/', 'node_modules/cli-table3/', 'node_modules/@fastify/busboy/', 'node_modules/qrcode/']) {
       expect(heavy(mods, new RegExp(marker)), marker).toEqual([]);
     }
     // nor Node's own fetch (Web Request/Response): slow to load, on every embedded command's start-up
