@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // The launcher: check Node, answer --version without loading anything, then run the CLI.
-// The CLI is one CommonJS bundle (dist/cli.cjs) compiled through a V8 code cache, made on first
-// use for this Node version: dist/cli.cache beside the bundle or, in an install the user cannot
-// write, in the user's cache directory. Node 20 has no compile cache of its own, and compiling
-// the bundle was the largest part of start-up. MPAY_NO_CODE_CACHE=1 compiles it without the
-// cache (to measure what the cache buys). Every command's code is a lazy init in the bundle.
+// The CLI is two CommonJS bundles, each compiled through a V8 code cache made on first use for
+// this Node version: dist/cli.cjs, the command line, and dist/server.cjs, the service it embeds,
+// which the first loads (through the loader below) only for a command that opens the embedded
+// sandbox or serves HTTP. A cache lives beside its bundle (dist/cli.cache, dist/server.cache) or,
+// in an install the user cannot write, in the user's cache directory. Node 20 has no compile
+// cache of its own, and compiling the bundles was the largest part of start-up.
+// MPAY_NO_CODE_CACHE=1 compiles them without a cache (to measure what the cache buys);
+// MPAY_DEBUG_CODE_CACHE=1 says on stderr whether each cache was taken. Every command's code is a
+// lazy init in its bundle.
 // The launcher itself is CommonJS (bin/package.json): Node starts a CommonJS entry without its
 // ES module loader, a few milliseconds of every command (bench/startup).
 'use strict';
-const { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -29,14 +33,14 @@ process.stderr.on('error', (e) => {
   if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
 });
 const argv = process.argv.slice(2);
-const bundle = join(__dirname, '..', 'dist', 'cli.cjs');
-const cacheFile = join(__dirname, '..', 'dist', 'cli.cache');
+const dist = join(__dirname, '..', 'dist');
 const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
-/** the cache in the user's cache directory, for an install the user cannot write (env-paths loads only then) */
-async function userCacheFile() {
+/** the user's cache directory, for an install the user cannot write (env-paths loads only then) */
+async function userCacheDir() {
   const { default: envPaths } = await import('env-paths');
-  return join(envPaths('mpay', { suffix: '' }).cache, `cli-${version()}.cache`);
+  return envPaths('mpay', { suffix: '' }).cache;
 }
+const cacheFiles = (name, userDir) => [join(dist, `${name}.cache`), ...(userDir ? [join(userDir, `${name}-${version()}.cache`)] : [])];
 function readCache(file) {
   try {
     return readFileSync(file);
@@ -62,21 +66,33 @@ function writeCache(file, data) {
 
 async function main() {
   const useCache = !process.env.MPAY_NO_CODE_CACHE;
-  const cachedData = useCache ? (readCache(cacheFile) ?? readCache(await userCacheFile())) : undefined;
-  // the bundle is a function expression taking the CommonJS wrapper's arguments (see the build);
-  // it is ASCII (the build checks), read as latin1: the same string without decoding UTF-8
-  const script = new vm.Script(readFileSync(bundle, 'latin1'), { filename: bundle, cachedData });
-  if (process.env.MPAY_DEBUG_CODE_CACHE) {
-    process.stderr.write(`code cache: ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
-  }
-  const mod = { exports: {} };
-  script.runInThisContext()(mod.exports, createRequire(bundle), mod, bundle, dirname(bundle));
-  await mod.exports.run(argv);
+  // where caches are read: beside the bundles, and the user's cache directory when that lacks one
+  const userDir = useCache && !(existsSync(join(dist, 'cli.cache')) && existsSync(join(dist, 'server.cache'))) ? await userCacheDir() : undefined;
+  const loaded = new Map();
+  /** a bundle's exports, compiled and run on first use */
+  const load = (name) => {
+    if (loaded.has(name)) return loaded.get(name).mod.exports;
+    const file = join(dist, `${name}.cjs`);
+    const cachedData = useCache ? cacheFiles(name, userDir).reduce((found, f) => found ?? readCache(f), undefined) : undefined;
+    // a bundle is a function expression taking the CommonJS wrapper's arguments and the loader
+    // (see the build); it is ASCII (the build checks), read as latin1: the same string without
+    // decoding UTF-8
+    const script = new vm.Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
+    if (process.env.MPAY_DEBUG_CODE_CACHE) {
+      process.stderr.write(`code cache (${name}): ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
+    }
+    const mod = { exports: {} };
+    loaded.set(name, { script, mod, stale: useCache && (!cachedData || script.cachedDataRejected) });
+    script.runInThisContext()(mod.exports, createRequire(file), mod, file, dist, load);
+    return mod.exports;
+  };
+  await load('cli').run(argv);
   // No cache yet, or V8 refused it (another Node version): leave a fresh one, if we may write.
-  if (useCache && (!cachedData || script.cachedDataRejected)) {
+  for (const [name, { script, stale }] of loaded) {
+    if (!stale) continue;
     const data = script.createCachedData();
     // nowhere to write it (read-only install and home): it keeps working, only slower
-    if (!writeCache(cacheFile, data)) writeCache(await userCacheFile(), data);
+    if (!writeCache(join(dist, `${name}.cache`), data)) writeCache(cacheFiles(name, userDir ?? (await userCacheDir()))[1], data);
   }
   // The command is done. When nothing but stdout and stderr keeps the process alive and neither
   // holds unwritten output, end now: left to itself Node would first free the environment and

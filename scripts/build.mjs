@@ -71,35 +71,73 @@ const lazyBuiltins = {
   },
 };
 
-// 2. the CLI: one CommonJS bundle, which bin/mpay.js compiles through a V8 code cache; a warm-up
-// run of an embedded read on a throw-away data dir writes the cache. Every command's code sits
-// behind a dynamic import (a lazy init in the bundle). Packages that only some commands load
-// (undici for webhook delivery and `webhooks listen`, the prompts, qrcode, jq-wasm) are not
-// bundled: they are runtime dependencies anyway, so a copy in the bundle would ship them twice.
-await build({
+// 2. the CLI as two CommonJS bundles, which bin/mpay.js compiles through V8 code caches: the
+// command line (dist/cli.cjs: commander, the commands, output, the SDK client) and the service it
+// embeds (dist/server.cjs: src/server and src/store with what they import), loaded only by a
+// command that opens the embedded sandbox or serves HTTP. A remote read then compiles and
+// deserializes none of the service (bench/startup). A warm-up run of an embedded read on a
+// throw-away data dir writes both caches. Every command's code sits behind a dynamic import (a
+// lazy init in the bundle). Packages that only some commands load (undici for webhook delivery
+// and `webhooks listen`, the prompts, qrcode, jq-wasm) are not bundled: they are runtime
+// dependencies anyway, so a copy in the bundle would ship them twice.
+const cliBundle = {
   ...common,
   format: 'cjs',
-  // the bundle is one function expression, which bin/mpay.js compiles and calls as a CommonJS
-  // wrapper would: no copy of the 3 MB source to wrap it at start-up
-  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  // each bundle is one function expression, which bin/mpay.js compiles and calls as a CommonJS
+  // wrapper would (no copy of the source to wrap it at start-up), with one more argument: the
+  // launcher's loader of the other bundle
+  banner: { js: '(function (exports, require, module, __filename, __dirname, __mpayLoad) {' },
   footer: { js: '\n})' },
-  entryPoints: [join(root, 'src/cli/entry.ts')],
-  outfile: join(root, 'dist/cli.cjs'),
   // better-sqlite3's JavaScript is bundled (compiled through the code cache with the rest, not
   // required file by file at start-up); its native module stays a file, which src/store/sqlite.ts
   // names directly (nativeBinding) instead of the `bindings` package's search for it
   external: ['pg', 'pg-native', '*.node', ...LAZY_PACKAGES],
-  plugins: [lazyBuiltins],
   define: { __MPAY_VERSION__: JSON.stringify(pkg.version) },
   // external packages (pg) are loaded with require(): the vm-compiled bundle has no import()
   supported: { 'dynamic-import': false },
   minifySyntax: true,
   minifyWhitespace: true,
   legalComments: 'none',
+};
+/**
+ * An import from the command line's code into src/server or src/store is answered, in the CLI
+ * bundle, by the module of the same path in the server bundle (`__mpayLoad('server')(path)`,
+ * initialised on first use); the paths so imported are the server bundle's entries. A module
+ * both sides import (the contract, domain/) is in both bundles, each with its own copy: nothing
+ * crosses between them but plain data, the runtime and the service's own classes.
+ */
+const SERVER_SIDE = /^src\/(server|store|contract\/resources)\//;
+const serverEntries = new Set();
+const serverSide = {
+  name: 'server-side',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, async (a) => {
+      if (a.pluginData === 'server-side' || a.namespace !== 'file' || SERVER_SIDE.test(relative(root, a.importer).split('\\').join('/'))) return undefined;
+      const r = await b.resolve(a.path, { kind: a.kind, importer: a.importer, resolveDir: a.resolveDir, namespace: 'file', pluginData: 'server-side' });
+      const path = relative(root, r.path).split('\\').join('/');
+      if (r.errors.length || !SERVER_SIDE.test(path)) return undefined;
+      serverEntries.add(path);
+      return { path, namespace: 'server-side' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'server-side' }, (a) => ({ contents: `module.exports = __mpayLoad('server')(${JSON.stringify(a.path)});`, loader: 'js' }));
+  },
+};
+await build({ ...cliBundle, entryPoints: [join(root, 'src/cli/entry.ts')], outfile: join(root, 'dist/cli.cjs'), plugins: [lazyBuiltins, serverSide] });
+// the server bundle: a function from a module's path to its exports, each initialised on first use
+await build({
+  ...cliBundle,
+  stdin: {
+    contents: `const m = {\n${[...serverEntries].sort().map((p) => `  ${JSON.stringify(p)}: () => require(${JSON.stringify(`./${p}`)}),`).join('\n')}\n};\nmodule.exports = (path) => m[path]();\n`,
+    resolveDir: root,
+    sourcefile: 'server-entry.cjs',
+    loader: 'js',
+  },
+  outfile: join(root, 'dist/server.cjs'),
+  plugins: [lazyBuiltins],
 });
-// bin/mpay.js reads the bundle as latin1 (no UTF-8 decoding): it must be ASCII, as esbuild's
-// default charset makes it
-if (readFileSync(join(root, 'dist/cli.cjs')).some((byte) => byte > 0x7f)) throw new Error('dist/cli.cjs is not ASCII: bin/mpay.js reads it as latin1');
+// bin/mpay.js reads the bundles as latin1 (no UTF-8 decoding): they must be ASCII, as esbuild's
+// default charset makes them
+for (const f of ['dist/cli.cjs', 'dist/server.cjs']) if (readFileSync(join(root, f)).some((byte) => byte > 0x7f)) throw new Error(`${f} is not ASCII: bin/mpay.js reads it as latin1`);
 const warm = mkdtempSync(join(tmpdir(), 'mpay-warm-'));
 try {
   // the common path: the active profile's own sandbox (its data_dir), keys already made by a
@@ -111,10 +149,10 @@ try {
   const env = { ...process.env, MPAY_CONFIG_DIR: join(warm, 'config'), MPAY_NO_PROMPT: '1' };
   for (const k of ['MPAY_DATA_DIR', 'MPAY_PROFILE', 'MPAY_BASE_URL', 'MPAY_PUBLIC_KEY', 'MPAY_SECRET_KEY']) delete env[k];
   for (let run = 0; run < 2; run++) {
-    rmSync(join(root, 'dist/cli.cache'), { force: true });
+    for (const c of ['dist/cli.cache', 'dist/server.cache']) rmSync(join(root, c), { force: true });
     execFileSync(process.execPath, [join(root, 'bin/mpay.js'), 'keys', 'list', '-o', 'json'], { env, stdio: 'ignore' });
   }
-  log('built dist/cli.cjs and its code cache');
+  log('built dist/cli.cjs, dist/server.cjs and their code caches');
 } finally {
   rmSync(warm, { recursive: true, force: true });
 }

@@ -46,10 +46,11 @@ function nodeModules(args: string[], extraEnv: NodeJS.ProcessEnv = {}): string[]
 // URLs and the modules the CLI bundle initialises as `bundle:<source path>`; every dynamic import
 // in src/ is a lazy init there, so a module a command does not reach never shows up.
 describe('start-up loads only what a command uses', () => {
-  it('runs the code-cached bundle by default, and the cache is accepted', () => {
+  it('runs the code-cached bundles by default, and both caches are accepted', () => {
     const r = spawnSync(process.execPath, [BIN, 'keys', 'list', '-o', 'json'], { env: { ...home.env, MPAY_DEBUG_CODE_CACHE: '1' }, encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toContain('code cache: accepted');
+    // the command line's bundle, then the embedded service's, once each
+    expect(r.stderr.match(/^code cache .*$/gm)).toEqual(['code cache (cli): accepted', 'code cache (server): accepted']);
     expect(JSON.parse(r.stdout).length).toBeGreaterThan(0);
   });
 
@@ -171,6 +172,10 @@ describe('start-up loads only what a command uses', () => {
       const env = { MPAY_PUBLIC_KEY: creds.public_key, MPAY_SECRET_KEY: creds.secret_key };
       const mods = loaded(['--base-url', server.url, 'keys', 'list', '-o', 'json'], 'remote', env);
       expect(mods.some((m) => m.startsWith('bundle:src/sdk/httpTransport.ts'))).toBe(true);
+      // the service's bundle is not even compiled: the command line's alone answers
+      const r = spawnSync(process.execPath, [BIN, '--base-url', server.url, 'keys', 'list', '-o', 'json'], { env: { ...home.env, ...env, MPAY_DEBUG_CODE_CACHE: '1' }, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr.match(/^code cache .*$/gm)).toEqual(['code cache (cli): accepted']);
       // undici holds the process after the answer (keep-alive socket, timers) and is slow to load
       expect(heavy(mods, /better-sqlite3|node_modules\/pg\/|node_modules\/undici|node_modules\/@inquirer|node_modules\/ajv|node_modules\/cli-table3|src\/server\//)).toEqual([]);
       // nor the contract's schemas: the client calls by a generated table of paths
