@@ -1,7 +1,7 @@
 // A one-off --data-dir (or MPAY_DATA_DIR) overrides the data directory for that command only:
 // the profile is never rewritten, and the keys of a directory no profile owns are kept apart,
 // per directory, so coming back to it finds the same merchant with the same key.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHome } from '../helpers/cli.js';
@@ -70,6 +70,25 @@ describe('a data directory given for one command', () => {
     expect(b.code, b.stderr).toBe(0);
     expect(b.stderr).toContain(`Created sandbox credentials for ${dir}`);
     expect(config()).toBe(profileText);
+  });
+});
+
+describe('a kept-keys file that is not JSON', () => {
+  it('is replaced: the directory gets fresh keys, and the command answers', () => {
+    const fresh = cliHome();
+    try {
+      const kept = join(fresh.env.MPAY_CONFIG_DIR!, 'sandboxes.json');
+      mkdirSync(fresh.env.MPAY_CONFIG_DIR!, { recursive: true });
+      writeFileSync(kept, '{half');
+      const dir = join(fresh.dir, 'data');
+      const r = fresh.run(['--data-dir', dir, 'keys', 'list', '-o', 'json']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`Created sandbox credentials for ${dir}`);
+      expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8')))).toEqual([dir]);
+      expect(statSync(kept).mode & 0o777).toBe(0o600);
+    } finally {
+      fresh.cleanup();
+    }
   });
 });
 
