@@ -13,7 +13,6 @@
 // ES module loader, a few milliseconds of every command (bench/startup).
 'use strict';
 const { existsSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
 
@@ -83,7 +82,9 @@ async function main() {
     }
     const mod = { exports: {} };
     loaded.set(name, { script, mod, stale: useCache && (!cachedData || script.cachedDataRejected) });
-    script.runInThisContext()(mod.exports, createRequire(file), mod, file, dist, load);
+    // the launcher's own require: the bundles' packages resolve from the same node_modules, and
+    // Node's module package (createRequire) is not loaded for it (~0.3 ms, bench/startup)
+    script.runInThisContext()(mod.exports, require, mod, file, dist, load);
     return mod.exports;
   };
   await load('cli').run(argv);
