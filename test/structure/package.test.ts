@@ -70,6 +70,28 @@ describe('the packed package (npm pack --dry-run)', () => {
   });
 });
 
+describe('the CLI\'s two bundles (dist/cli.cjs, dist/server.cjs)', () => {
+  /** the modules a bundle holds, by source path (esbuild keys each lazily initialised one by it) */
+  const modules = (file: string) =>
+    new Set([...readFileSync(join(root, 'dist', file), 'latin1').matchAll(/"((?:src|node_modules|generated)\/[^"]+\.(?:ts|js|mjs|cjs|json))"\(/g)].map((m) => m[1]!));
+  const cli = modules('cli.cjs');
+  const server = modules('server.cjs');
+
+  it('the command line holds none of the service: it asks the server bundle for those modules', () => {
+    expect(cli.size).toBeGreaterThan(50);
+    expect([...cli].filter((m) => /^src\/(server|store|contract\/resources)\//.test(m))).toEqual([]);
+    const asked = [...readFileSync(join(root, 'dist', 'cli.cjs'), 'latin1').matchAll(/__mpayLoad\("server"\)\("([^"]+)"\)/g)].map((m) => m[1]!);
+    expect(asked).toContain('src/server/runtime.ts');
+    for (const m of asked) expect(server, m).toContain(m);
+  });
+
+  it('the modules both hold are the plain ones of domain/ and the contract (a copy each), never the CLI, SDK or service', () => {
+    const both = [...cli].filter((m) => server.has(m) && m.startsWith('src/'));
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.filter((m) => !/^src\/(domain\/|contract\/[a-z]+\.ts$)/.test(m))).toEqual([]);
+  });
+});
+
 describe('generated files live outside src/ (a fresh clone type-checks before any build)', () => {
   it('the build leaves no file in src/ that git does not track', () => {
     // npm test builds first, so generated/ exists now; none of it may be under src/
