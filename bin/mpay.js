@@ -65,29 +65,63 @@ function writeCache(file, data) {
 
 async function main() {
   const useCache = !process.env.MPAY_NO_CODE_CACHE;
-  // where caches are read: beside the bundles, and the user's cache directory when that lacks one
-  const userDir = useCache && !(existsSync(join(dist, 'cli.cache')) && existsSync(join(dist, 'server.cache'))) ? await userCacheDir() : undefined;
+  // the user's cache directory, for an install the user cannot write: looked up when a bundle has
+  // no cache beside it, or V8 refuses the one there (another Node wrote it)
+  let userDir = useCache && !(existsSync(join(dist, 'cli.cache')) && existsSync(join(dist, 'server.cache'))) ? await userCacheDir() : undefined;
   const loaded = new Map();
-  /** a bundle's exports, compiled and run on first use */
-  const load = (name) => {
-    if (loaded.has(name)) return loaded.get(name).mod.exports;
-    const file = join(dist, `${name}.cjs`);
-    const cachedData = useCache ? cacheFiles(name, userDir).reduce((found, f) => found ?? readCache(f), undefined) : undefined;
-    // a bundle is a function expression taking the CommonJS wrapper's arguments and the loader
-    // (see the build); it is ASCII (the build checks), read as latin1: the same string without
-    // decoding UTF-8
-    const script = new vm.Script(readFileSync(file, 'latin1'), { filename: file, cachedData });
-    if (process.env.MPAY_DEBUG_CODE_CACHE) {
-      process.stderr.write(`code cache (${name}): ${!cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
+  /**
+   * A bundle compiled through the first of these caches V8 takes. A bundle is a function
+   * expression taking the CommonJS wrapper's arguments and the loader (see the build); it is
+   * ASCII (the build checks), read as latin1: the same string without decoding UTF-8.
+   */
+  const compile = (name, files, source = readFileSync(join(dist, `${name}.cjs`), 'latin1')) => {
+    const filename = join(dist, `${name}.cjs`);
+    let script;
+    for (const f of useCache ? files : []) {
+      const cachedData = readCache(f);
+      if (!cachedData) continue;
+      script = new vm.Script(source, { filename, cachedData });
+      if (process.env.MPAY_DEBUG_CODE_CACHE) process.stderr.write(`code cache (${name}): ${script.cachedDataRejected ? 'rejected' : 'accepted'}\n`);
+      if (!script.cachedDataRejected) return { script, source, stale: false };
     }
+    if (!script) {
+      script = new vm.Script(source, { filename });
+      if (process.env.MPAY_DEBUG_CODE_CACHE) process.stderr.write(`code cache (${name}): none\n`);
+    }
+    return { script, source, stale: useCache };
+  };
+  /** A stale cache beside the bundle (refused), where the user's was not looked up: the user's, if there is one. */
+  const orUsers = (name, compiled) => {
+    if (!compiled.stale || !userDir) return compiled;
+    const [, own] = cacheFiles(name, userDir);
+    return existsSync(own) ? compile(name, [own], compiled.source) : compiled;
+  };
+  const run = (name, { script, stale }) => {
     const mod = { exports: {} };
-    loaded.set(name, { script, mod, stale: useCache && (!cachedData || script.cachedDataRejected) });
+    loaded.set(name, { script, mod, stale });
     // the launcher's own require: the bundles' packages resolve from the same node_modules, and
     // Node's module package (createRequire) is not loaded for it (~0.3 ms, bench/startup)
-    script.runInThisContext()(mod.exports, require, mod, file, dist, load);
+    script.runInThisContext()(mod.exports, require, mod, join(dist, `${name}.cjs`), dist, load);
     return mod.exports;
   };
-  await load('cli').run(argv);
+  /** a bundle's exports, compiled and run on first use (how the command line loads the service) */
+  function load(name) {
+    if (loaded.has(name)) return loaded.get(name).mod.exports;
+    const known = userDir;
+    let compiled = compile(name, cacheFiles(name, userDir));
+    // loaded from inside a command, so not awaited: the command line says where the user's cache is
+    if (compiled.stale && useCache && !known) {
+      userDir = loaded.get('cli')?.mod.exports.userCacheDir?.();
+      compiled = orUsers(name, compiled);
+    }
+    return run(name, compiled);
+  }
+  let cli = compile('cli', cacheFiles('cli', userDir));
+  if (cli.stale && useCache && !userDir) {
+    userDir = await userCacheDir();
+    cli = orUsers('cli', cli);
+  }
+  await run('cli', cli).run(argv);
   // No cache yet, or V8 refused it (another Node version): leave a fresh one, if we may write.
   for (const [name, { script, stale }] of loaded) {
     if (!stale) continue;

@@ -30,6 +30,9 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 /** The OS data directory for mpay: the embedded sandbox of a profile that names none. */
 export const osDataDir = (): string => paths().data;
 
+/** The OS cache directory for mpay: the launcher's code caches, in an install the user cannot write. */
+export const osCacheDir = (): string => paths().cache;
+
 export const configFile = (env: NodeJS.ProcessEnv) => join(configDir(env), 'config.json');
 
 const PROFILE_KEYS = new Set(['base_url', 'public_key', 'secret_key', 'data_dir']);

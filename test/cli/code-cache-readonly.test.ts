@@ -1,0 +1,64 @@
+// An install the user cannot write (a global install by root, used by everyone else) keeps the
+// code caches in the user's cache directory. When the caches beside the bundles were written by
+// another Node (root ran mpay, then Node was upgraded), V8 refuses them: the launcher must then
+// read the user's caches, not compile without one on every command and write them again.
+// Needs a user other than root to make "cannot write" real: runs as root, with runuser.
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = join(__dirname, '..', '..');
+const asRoot = process.getuid?.() === 0 && spawnSync('runuser', ['--help'], { stdio: 'ignore' }).status === 0;
+const dir = mkdtempSync(join(tmpdir(), 'mpay-ro-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A read-only copy of the package whose caches beside the bundles are `good` (the build's) or refused by V8; a fresh home for nobody. */
+function install(name: string, good: string[]) {
+  const pkg = join(dir, name);
+  mkdirSync(join(pkg, 'dist'), { recursive: true });
+  cpSync(join(root, 'bin'), join(pkg, 'bin'), { recursive: true });
+  copyFileSync(join(root, 'package.json'), join(pkg, 'package.json'));
+  for (const b of ['cli', 'server']) {
+    copyFileSync(join(root, 'dist', `${b}.cjs`), join(pkg, 'dist', `${b}.cjs`));
+    // refused as another version's cache is
+    if (good.includes(b)) copyFileSync(join(root, 'dist', `${b}.cache`), join(pkg, 'dist', `${b}.cache`));
+    else writeFileSync(join(pkg, 'dist', `${b}.cache`), Buffer.alloc(4096, 7));
+  }
+  symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
+  for (const p of [pkg, join(pkg, 'bin'), join(pkg, 'dist')]) chmodSync(p, 0o555);
+  const home = join(dir, `${name}-home`);
+  mkdirSync(home);
+  chownSync(home, 65534, 65534);
+  const mpay = () => {
+    const r = spawnSync('runuser', ['-u', 'nobody', '--', 'env', '-i', `HOME=${home}`, `PATH=${process.env.PATH}`, 'MPAY_DEBUG_CODE_CACHE=1', process.execPath, join(pkg, 'bin', 'mpay.js'), 'keys', 'list', '-o', 'json'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toHaveLength(1);
+    return r.stderr.match(/^code cache .*$/gm);
+  };
+  const own = join(home, '.cache', 'mpay');
+  return { mpay, userCaches: () => (existsSync(own) ? readdirSync(own).sort() : []) };
+}
+
+describe.skipIf(!asRoot)('a read-only install whose caches another Node wrote', () => {
+  chmodSync(dir, 0o755);
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+  it("falls back to the user's caches, and takes them from the second command on", () => {
+    const { mpay, userCaches } = install('both', []);
+    expect(mpay()).toEqual(['code cache (cli): rejected', 'code cache (server): rejected']);
+    expect(userCaches()).toEqual([`cli-${version}.cache`, `server-${version}.cache`]);
+    expect(mpay()).toEqual(['code cache (cli): rejected', 'code cache (cli): accepted', 'code cache (server): rejected', 'code cache (server): accepted']);
+  });
+
+  it("the same when only the service's cache is refused (the command line's is good)", () => {
+    const { mpay, userCaches } = install('server', ['cli']);
+    expect(mpay()).toEqual(['code cache (cli): accepted', 'code cache (server): rejected']);
+    expect(userCaches()).toEqual([`server-${version}.cache`]);
+    expect(mpay()).toEqual(['code cache (cli): accepted', 'code cache (server): rejected', 'code cache (server): accepted']);
+  });
+});
