@@ -186,7 +186,8 @@ async function sandboxKeysFor(
   if (kept && (await sandboxKeysValid(runtime.deps, kept))) return kept;
   const creds = await sandboxCredentials(runtime.deps);
   const keys = { public_key: creds.public_key, secret_key: creds.secret_key };
-  await keepSandboxKeys(env, dataDir, keys);
+  const { replacedBroken } = await keepSandboxKeys(env, dataDir, keys);
+  if (replacedBroken) say?.err(`warning: ${sandboxKeysFile(env)} was not a JSON object; replaced (other data directories' kept keys in it are gone: they get new keys)\n`);
   say?.err(`Created sandbox credentials for ${dataDir} (kept in ${sandboxKeysFile(env)}; no profile changed)\n`);
   return keys;
 }

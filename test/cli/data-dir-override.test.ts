@@ -74,7 +74,7 @@ describe('a data directory given for one command', () => {
 });
 
 describe('a kept-keys file that is not JSON', () => {
-  it('is replaced: the directory gets fresh keys, and the command answers', () => {
+  it('is replaced with a warning: the directory gets fresh keys, and the command answers', () => {
     const fresh = cliHome();
     try {
       const kept = join(fresh.env.MPAY_CONFIG_DIR!, 'sandboxes.json');
@@ -83,8 +83,13 @@ describe('a kept-keys file that is not JSON', () => {
       const dir = join(fresh.dir, 'data');
       const r = fresh.run(['--data-dir', dir, 'keys', 'list', '-o', 'json']);
       expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning: ${kept} was not a JSON object; replaced`);
       expect(r.stderr).toContain(`Created sandbox credentials for ${dir}`);
       expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8')))).toEqual([dir]);
+      // a good file is kept without a word
+      const next = fresh.run(['--data-dir', join(fresh.dir, 'data2'), 'keys', 'list', '-o', 'json']);
+      expect(next.stderr).not.toContain('warning');
+      expect(Object.keys(JSON.parse(readFileSync(kept, 'utf8'))).sort()).toEqual([dir, join(fresh.dir, 'data2')].sort());
       expect(statSync(kept).mode & 0o777).toBe(0o600);
     } finally {
       fresh.cleanup();
