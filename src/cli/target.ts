@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import type { MpayClient } from '../sdk/client.js';
 import type { Runtime } from '../server/runtime.js';
-import { osDataDir, readConfig, saveConfig, type Profile } from './config.js';
+import { configFile, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { IO } from './io.js';
 
@@ -61,6 +61,11 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   const profileName = explicit ?? cfg.current ?? 'default';
   if (explicit && explicit !== 'default' && !cfg.profiles[explicit]) {
     throw new CliError(`profile "${explicit}" does not exist; see \`mpay profiles list\``, EXIT.usage);
+  }
+  // the active profile the config file names (hand-edited, or its profile removed by hand): the
+  // same refusal, rather than a new profile made under that name
+  if (!explicit && cfg.current && cfg.current !== 'default' && !cfg.profiles[cfg.current]) {
+    throw new CliError(`the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` or --profile NAME`, EXIT.usage);
   }
   const others = Object.keys(cfg.profiles);
   if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {

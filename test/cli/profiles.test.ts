@@ -2,6 +2,7 @@
 // target, makes a profile that would otherwise never be used the active one, and `whoami`
 // says who and where mpay is talking to.
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
@@ -73,6 +74,26 @@ describe('profiles add verifies the keys', () => {
     expect(e.code, e.stderr).toBe(0);
     expect(names()).toEqual(['default', 'remote']);
     expect(home.run(['profiles', 'use', 'remote']).code).toBe(0);
+  });
+});
+
+describe('an active profile the config file names but does not hold', () => {
+  it('is refused like --profile with an unknown name, and no profile is made under that name', () => {
+    const fresh = cliHome();
+    try {
+      mkdirSync(fresh.env.MPAY_CONFIG_DIR!, { recursive: true });
+      const file = join(fresh.env.MPAY_CONFIG_DIR!, 'config.json');
+      const text = JSON.stringify({ current: 'staging', profiles: {} });
+      writeFileSync(file, text);
+      const r = fresh.run(['keys', 'list']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`the active profile "staging" (current in ${file}) does not exist`);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      // the embedded sandbox by name is still there for the asking
+      expect(fresh.run(['--profile', 'default', 'keys', 'list', '-o', 'json']).code).toBe(0);
+    } finally {
+      fresh.cleanup();
+    }
   });
 });
 
