@@ -192,7 +192,13 @@ export function helpArgs(program: Command, argv: string[]): { args: string[]; un
       const names = verbs.map((c) => c.name());
       const near = names.filter((n) => distance(n, w) <= Math.max(2, Math.floor(w.length / 3)) || n.startsWith(w) || w.startsWith(n));
       const where = ['mpay', ...path].join(' ');
-      const hint = near.length ? `(Did you mean ${near.join(' or ')}?)` : `(Did you mean one of: ${names.join(', ')}? See \`${where} --help\`.)`;
+      // a verb of a group typed without its group (`mpay onboard`): name the group's command
+      const owners = cur === program ? verbs.filter((g) => g.commands.some((c) => c.name() === w || c.aliases().includes(w))).map((g) => `mpay ${g.name()} ${w}`) : [];
+      const hint = owners.length
+        ? `(Did you mean ${owners.join(' or ')}?)`
+        : near.length
+          ? `(Did you mean ${near.join(' or ')}?)`
+          : `(Did you mean one of: ${names.join(', ')}? See \`${where} --help\`.)`;
       return { args, unknown: `error: unknown command '${w}' for '${where}'\n${hint}\n` };
     }
     path.push(next.name());

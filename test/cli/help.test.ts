@@ -92,4 +92,13 @@ describe('help as a command, and unknown verbs', () => {
     expect(h.code).toBe(2);
     expect(h.err).toMatch(/unknown command 'delet'/);
   });
+
+  it("a group's verb typed without its group names the command it belongs to", async () => {
+    const r = await run(['onboard', '--help']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("unknown command 'onboard' for 'mpay'");
+    expect(r.err).toContain('(Did you mean mpay submerchants onboard?)');
+    // a word no group has keeps the list of commands
+    expect((await run(['frobnicate'])).err).toMatch(/Did you mean one of: .*charges/);
+  });
 });
