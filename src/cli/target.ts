@@ -1,7 +1,8 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { MpayClient } from '../sdk/client.js';
 import type { Runtime } from '../server/runtime.js';
-import { configFile, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
+import { configDir, configFile, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { IO } from './io.js';
 
@@ -178,21 +179,51 @@ async function sandboxKeysFor(
   if (owner) {
     const { public_key, secret_key } = owner.profile;
     if (public_key && secret_key) return { public_key, secret_key };
-    const creds = await (await services()).sandboxCredentials(runtime.deps);
-    const fresh = readConfig(env);
-    fresh.profiles[owner.name] = { ...fresh.profiles[owner.name], public_key: creds.public_key, secret_key: creds.secret_key, data_dir: dataDir };
-    await saveConfig(env, fresh);
-    say?.err(`Created sandbox credentials in profile "${owner.name}" for ${dataDir}\n`);
-    return creds;
+    return firstUse(env, async () => {
+      // another mpay, started at the same moment, may have made them while this one waited
+      const now = readConfig(env).profiles[owner.name];
+      if (now?.public_key && now.secret_key && (!now.data_dir || resolve(now.data_dir) === dataDir)) return { public_key: now.public_key, secret_key: now.secret_key };
+      const creds = await (await services()).sandboxCredentials(runtime.deps);
+      const fresh = readConfig(env);
+      fresh.profiles[owner.name] = { ...fresh.profiles[owner.name], public_key: creds.public_key, secret_key: creds.secret_key, data_dir: dataDir };
+      await saveConfig(env, fresh);
+      say?.err(`Created sandbox credentials in profile "${owner.name}" for ${dataDir}\n`);
+      return creds;
+    });
   }
   const { keptSandboxKeys, keepSandboxKeys, sandboxKeysFile } = await import('./sandboxKeys.js');
-  const kept = keptSandboxKeys(env, dataDir);
   const { sandboxCredentials, sandboxKeysValid } = await services();
-  if (kept && (await sandboxKeysValid(runtime.deps, kept))) return kept;
-  const creds = await sandboxCredentials(runtime.deps);
-  const keys = { public_key: creds.public_key, secret_key: creds.secret_key };
-  const { replacedBroken } = await keepSandboxKeys(env, dataDir, keys);
-  if (replacedBroken) say?.err(`warning: ${sandboxKeysFile(env)} was not a JSON object; replaced (other data directories' kept keys in it are gone: they get new keys)\n`);
-  say?.err(`Created sandbox credentials for ${dataDir} (kept in ${sandboxKeysFile(env)}; no profile changed)\n`);
-  return keys;
+  const valid = async () => {
+    const kept = keptSandboxKeys(env, dataDir);
+    return kept && (await sandboxKeysValid(runtime.deps, kept)) ? kept : undefined;
+  };
+  const kept = await valid();
+  if (kept) return kept;
+  return firstUse(env, async () => {
+    const meanwhile = await valid();
+    if (meanwhile) return meanwhile;
+    const creds = await sandboxCredentials(runtime.deps);
+    const keys = { public_key: creds.public_key, secret_key: creds.secret_key };
+    const { replacedBroken } = await keepSandboxKeys(env, dataDir, keys);
+    if (replacedBroken) say?.err(`warning: ${sandboxKeysFile(env)} was not a JSON object; replaced (other data directories' kept keys in it are gone: they get new keys)\n`);
+    say?.err(`Created sandbox credentials for ${dataDir} (kept in ${sandboxKeysFile(env)}; no profile changed)\n`);
+    return keys;
+  });
+}
+
+/**
+ * Makes a sandbox's keys one process at a time (a lock in the config directory, proper-lockfile):
+ * commands started together on a fresh home make one key and save it once; the others wait and
+ * find it. A lock left by a process that died is taken over after 10 s.
+ */
+async function firstUse<T>(env: NodeJS.ProcessEnv, make: () => Promise<T>): Promise<T> {
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true });
+  const { lock } = await import('proper-lockfile');
+  const release = await lock(dir, { lockfilePath: join(dir, 'first-use.lock'), stale: 10_000, retries: { retries: 200, minTimeout: 10, maxTimeout: 100 } });
+  try {
+    return await make();
+  } finally {
+    await release();
+  }
 }
