@@ -54,7 +54,9 @@ export class HttpTransport implements Transport {
       });
     } catch (e) {
       const err = e as { code?: string; message?: string };
-      throw new ConnectionError(`could not reach ${this.base}: ${err.code ?? ''} ${err.message ?? ''}`.replace(/\s+/g, ' ').trim(), e);
+      // Node's message names the code already (connect ECONNREFUSED 127.0.0.1:1): once is enough
+      const why = err.code && !err.message?.includes(err.code) ? `${err.code} ${err.message ?? ''}` : (err.message ?? err.code ?? '');
+      throw new ConnectionError(`could not reach ${this.base}: ${why}`.replace(/\s+/g, ' ').trim(), e);
     }
   }
 }

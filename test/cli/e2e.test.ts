@@ -203,7 +203,8 @@ describe('mpay server start and remote use', () => {
   it('an unreachable base URL exits 5', () => {
     const r = home.run(['--base-url', 'http://127.0.0.1:1', 'keys', 'list'], { env: { MPAY_PUBLIC_KEY: 'pk_test_a', MPAY_SECRET_KEY: 'sk_test_b' } });
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain('could not reach');
+    expect(r.stderr).toContain('error: could not reach http://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1');
+    expect(r.stderr.match(/ECONNREFUSED/g)).toHaveLength(1);
   });
 
   it('--rate-limit configures the per-key limit; a bad value is a usage error', async () => {
