@@ -42,7 +42,7 @@ const banner = { js: "import { createRequire as __mpayCreateRequire } from 'node
 // 1. operation specs, the route table and the CLI's presentation
 await build({ ...common, entryPoints: [join(root, 'src/cli/spec/generate.ts')], outfile: join(tmp, 'generate.mjs'), banner, external: ['better-sqlite3', 'pg'] });
 execFileSync(process.execPath, [join(tmp, 'generate.mjs'), join(root, 'generated/spec.json')], { stdio: 'inherit' });
-log('built generated/spec.json, operations.json and presentation.json');
+log('built generated/spec.json, spec-groups.js, operations.json and presentation.json');
 
 /**
  * Node's modules that the bootstrap has not loaded, which modules of every command import at

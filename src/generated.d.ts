@@ -9,6 +9,13 @@ declare module '#generated/spec.json' {
   export default specs;
 }
 
+declare module '#generated/spec-groups.js' {
+  /** the command groups of the specs, in the order their first operation comes (src/cli/spec/generate.ts) */
+  export const words: string[];
+  /** one group's operation specs, in the specs' order; none for a word that is no group */
+  export function groupSpecs(word: string): import('./cli/spec/types.js').OperationSpec[];
+}
+
 declare module '#generated/presentation.json' {
   /** the CLI's command groups and nested tables, from the contract's presentations (src/cli/spec/generate.ts) */
   const presentation: import('./cli/spec/types.js').PresentationSpec;

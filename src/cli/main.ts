@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import specsJson from '#generated/spec.json' with { type: 'json' };
+import { allSpecs, groupSpecs, words } from './specs.js';
 import presentation from '#generated/presentation.json' with { type: 'json' };
 import type { OperationSpec } from './spec/types.js';
 import { EXIT, errorFormatOf, reportError, reportUsage, usage } from './errors.js';
@@ -10,7 +10,6 @@ import { flagDescription, placeholder } from './help.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
-export const specs: OperationSpec[] = specsJson;
 
 export function version(): string {
   if (typeof __MPAY_VERSION__ !== 'undefined') return __MPAY_VERSION__;
@@ -123,13 +122,13 @@ Exit codes: 0 ok, 1 refused by the service, 2 usage, 3 authentication, 4 not fou
     );
   program.helpCommand('help [command]', 'show help for a command');
   const word = argv && firstWord(program, argv);
-  const only = word !== undefined && specs.some((s) => s.command[0] === word) ? word : undefined;
+  const only = word !== undefined && words.includes(word) ? word : undefined;
   // a bad --jq expression is a usage error before the command sends or registers anything
   program.hook('preAction', async (_program, command) => {
     const expr = (command.optsWithGlobals() as { jq?: string }).jq;
     if (expr !== undefined) await (await import('./output.js')).checkJq(expr);
   });
-  for (const s of specs) if (only === undefined || s.command[0] === only) addOperation(program, s, deps);
+  for (const s of only === undefined ? allSpecs() : groupSpecs(only)) addOperation(program, s, deps);
   registerCommands(program, deps, only);
   // commander errors (unknown option, missing argument…) are usage errors: exit 2
   const override = (cmd: Command) => {

@@ -1,6 +1,5 @@
 import { toneOf } from '../domain/lifecycle.js';
 import { formatBRL } from '../domain/money.js';
-import specs from '#generated/spec.json' with { type: 'json' };
 import presentation from '#generated/presentation.json' with { type: 'json' };
 import { useColor, type IO } from './io.js';
 import { usage } from './errors.js';
@@ -176,7 +175,7 @@ export async function printData(io: IO, data: unknown, o: PrintOptions): Promise
     return;
   }
   const width = widthFor(io);
-  const spec = o.view === undefined || (o.money && o.copy) ? undefined : specs.find((x) => x.id === o.view);
+  const spec = o.view === undefined || (o.money && o.copy) ? undefined : (await import('./specs.js')).allSpecs().find((x) => x.id === o.view);
   const moneyFields = o.money ?? spec?.money ?? [];
   const copy = o.copy ?? spec?.copy ?? [];
   if (o.view === 'submerchants.requirements' && isRecord(data) && Array.isArray(data.missing)) {

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildProgram, specs } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { allSpecs } from '../../src/cli/specs.js';
 import { bufferIO } from '../../src/cli/io.js';
 import { COMPLETION_FILES, SHELLS, completionTable, renderCompletion } from '../../src/cli/completion.js';
 
-const table = () => completionTable(buildProgram({ io: bufferIO(), exitCode: 0 }), specs);
+const table = () => completionTable(buildProgram({ io: bufferIO(), exitCode: 0 }), allSpecs());
 
 describe('shell completions', () => {
   it.each(SHELLS)('completions/ for %s is up to date with the command tree (npm run completions)', (shell) => {

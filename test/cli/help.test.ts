@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bufferIO } from '../../src/cli/io.js';
-import { main, specs } from '../../src/cli/main.js';
+import { main } from '../../src/cli/main.js';
+import { allSpecs } from '../../src/cli/specs.js';
 
 /** Help that helps: groups say what they are for, every flag is described, `help X Y` works. */
 async function run(args: string[]) {
@@ -25,7 +26,7 @@ function options(help: string, section = 'Options:'): [string, string][] {
   return rows;
 }
 
-const groups = [...new Set(specs.map((s) => s.command.slice(0, -1).join(' ')).filter(Boolean))];
+const groups = [...new Set(allSpecs().map((s) => s.command.slice(0, -1).join(' ')).filter(Boolean))];
 
 describe('group help says what each group is for', () => {
   it('no "X commands" placeholder, in the program help or any group help', async () => {
@@ -42,7 +43,7 @@ describe('group help says what each group is for', () => {
 
 describe('every flag of every leaf is described, with units, values and defaults', () => {
   it('each option has a description', async () => {
-    for (const s of specs) {
+    for (const s of allSpecs()) {
       const r = await run([...s.command, '--help']);
       for (const [flag, desc] of options(r.out)) expect(desc, `${s.command.join(' ')} ${flag}`).not.toBe('');
     }

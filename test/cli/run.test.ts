@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bufferIO } from '../../src/cli/io.js';
 import { buildRequest } from '../../src/cli/runOperation.js';
-import { specs } from '../../src/cli/main.js';
+import { allSpecs } from '../../src/cli/specs.js';
 import { testEnv, type TestEnv } from '../helpers/server.js';
 import { embeddedCli } from '../helpers/embedded-cli.js';
 
@@ -13,7 +13,7 @@ afterAll(async () => env.close());
 
 const cli = embeddedCli(() => env);
 
-const spec = (id: string) => specs.find((s) => s.id === id)!;
+const spec = (id: string) => allSpecs().find((s) => s.id === id)!;
 
 describe('parsing: flags and --input become the request', () => {
   it('maps nested flags onto the body and parses types', async () => {

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
 import { realPng } from '../helpers/files.js';
 import type { Command } from 'commander';
-import { buildProgram, specs } from '../../src/cli/main.js';
+import { buildProgram } from '../../src/cli/main.js';
+import { allSpecs } from '../../src/cli/specs.js';
 import { bufferIO } from '../../src/cli/io.js';
 
 const home = cliHome();
@@ -81,6 +82,15 @@ describe('start-up loads only what a command uses', () => {
     }
   });
 
+  it('the specs by group are the generated table, group after group in its order', () => {
+    const table = JSON.parse(readFileSync(join(__dirname, '../../generated/spec.json'), 'utf8')) as typeof all;
+    const all = allSpecs();
+    expect(all.map((s) => s.id).sort()).toEqual(table.map((s) => s.id).sort());
+    const first = [...new Set(table.map((s) => s.command[0]!))];
+    expect([...new Set(all.map((s) => s.command[0]!))]).toEqual(first);
+    for (const w of first) expect(all.filter((s) => s.command[0] === w), w).toEqual(table.filter((s) => s.command[0] === w));
+  });
+
   it('a generated group built alone has every command the whole tree gives it', () => {
     const tree = (c: Command): unknown => ({
       name: c.name(),
@@ -88,7 +98,7 @@ describe('start-up loads only what a command uses', () => {
       commands: c.commands.map(tree),
     });
     const whole = buildProgram({ io: bufferIO(), exitCode: 0 }, []);
-    const words = [...new Set(specs.map((s) => s.command[0]!))];
+    const words = [...new Set(allSpecs().map((s) => s.command[0]!))];
     expect(words).toEqual(expect.arrayContaining(['keys', 'sandbox', 'webhooks', 'submerchants', 'links', 'files']));
     for (const w of words) {
       const alone = buildProgram({ io: bufferIO(), exitCode: 0 }, [w, '--help']);

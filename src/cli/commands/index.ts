@@ -56,8 +56,8 @@ function registerCompletion(program: Command, deps: CliDeps): void {
     .action(
       action(deps, async (shell: 'bash' | 'zsh' | 'fish' | 'powershell') => {
         const { completionTable, renderCompletion } = await import('../completion.js');
-        const { default: specs } = await import('#generated/spec.json', { with: { type: 'json' } });
-        deps.io.out(renderCompletion(shell, completionTable(program, specs)));
+        const { allSpecs } = await import('../specs.js');
+        deps.io.out(renderCompletion(shell, completionTable(program, allSpecs())));
       }),
     );
   // what the completion scripts ask while completing: the profile names, one a line
