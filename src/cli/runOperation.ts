@@ -7,7 +7,6 @@ import { IRREVERSIBLE, confirmOrCancel, mayConfirm, noteSecretsShownOnce } from 
 import type { IO } from './io.js';
 import { painter, printData, resolveFormat, type Format, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
-import { fileForm, fileProgress } from './multipart.js';
 import { embeddedUrlNotes } from './embeddedUrls.js';
 import { checkChoices, checkHttpUrl } from './checks.js';
 
@@ -177,6 +176,8 @@ async function multipartBody(inv: Invocation): Promise<{ bytes: Uint8Array; cont
     throw usage(`--file: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
   const name = path.split(/[\\/]/).pop()!;
+  // an upload's modules (the file kinds, the form) load for an upload only
+  const { fileForm, fileProgress } = await import('./multipart.js');
   const form = await fileForm(bytes, name);
   if (bytes.byteLength < PROGRESS_FROM_BYTES || inv.globals.quiet) return form;
   const { progressBar, formatBytes } = await import('./onboard/localFile.js');
