@@ -59,15 +59,18 @@ export function onStopSignals(onStop: (sig: StopSignal) => void, source: SignalS
   const onInt = () => onStop('SIGINT');
   const onTerm = () => onStop('SIGTERM');
   const real = source === process;
-  if (real && hooks++ === 0 && defaultInstalled) process.off('SIGINT', defaultOnInt);
+  // the new listener first, then the default off (and back the other way round): Node stops
+  // listening for a signal when its last listener goes, and a Ctrl-C caught but not yet
+  // dispatched at that moment would be lost, the command going on as if never stopped
   source.on('SIGINT', onInt);
   source.on('SIGTERM', onTerm);
+  if (real && hooks++ === 0 && defaultInstalled) process.off('SIGINT', defaultOnInt);
   let done = false;
   return () => {
     if (done) return;
     done = true;
+    if (real && --hooks === 0 && defaultInstalled) process.on('SIGINT', defaultOnInt);
     source.off('SIGINT', onInt);
     source.off('SIGTERM', onTerm);
-    if (real && --hooks === 0 && defaultInstalled) process.on('SIGINT', defaultOnInt);
   };
 }
