@@ -66,7 +66,11 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   // the active profile the config file names (hand-edited, or its profile removed by hand): the
   // same refusal, rather than a new profile made under that name
   if (!explicit && cfg.current && cfg.current !== 'default' && !cfg.profiles[cfg.current]) {
-    throw new CliError(`the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` or --profile NAME`, EXIT.usage);
+    const names = Object.keys(cfg.profiles);
+    throw new CliError(
+      `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${names.length ? `${names.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`,
+      EXIT.usage,
+    );
   }
   const others = Object.keys(cfg.profiles);
   if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {

@@ -88,9 +88,16 @@ describe('an active profile the config file names but does not hold', () => {
       const r = fresh.run(['keys', 'list']);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`the active profile "staging" (current in ${file}) does not exist`);
+      expect(r.stderr).toContain('`mpay profiles use NAME` (default: the embedded sandbox)');
       expect(readFileSync(file, 'utf8')).toBe(text);
-      // the embedded sandbox by name is still there for the asking
-      expect(fresh.run(['--profile', 'default', 'keys', 'list', '-o', 'json']).code).toBe(0);
+      // choosing the embedded sandbox's profile before its first use is what the message says to do
+      const use = fresh.run(['profiles', 'use', 'default']);
+      expect(use.code, use.stderr).toBe(0);
+      const after = fresh.run(['keys', 'list', '-o', 'json']);
+      expect(after.code, after.stderr).toBe(0);
+      expect(after.stderr).toContain('Created sandbox credentials in profile "default"');
+      // any other missing name is still not found
+      expect(fresh.run(['profiles', 'use', 'nope']).code).toBe(4);
     } finally {
       fresh.cleanup();
     }

@@ -118,7 +118,8 @@ export async function profilesAdd(
 
 export async function profilesUse(g: Globals, name: string, io: IO): Promise<number> {
   const cfg = readConfig(io.env);
-  if (!cfg.profiles[name]) throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
+  // `default` is the embedded sandbox's profile, made on its first use: it may be chosen before
+  if (!cfg.profiles[name] && name !== 'default') throw new CliError(`profile "${name}" does not exist; see \`mpay profiles list\``, EXIT.notFound);
   cfg.current = name;
   await saveConfig(io.env, cfg);
   if (!g.quiet) io.err(`Active profile: ${name}\n`);
