@@ -53,7 +53,7 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   if (spec.raw) cmd.option('--out <file>', 'write the bytes to this file instead of stdout');
   if (spec.waitWith) {
     cmd.option('--wait', 'wait until the record leaves pending (exit 1 if it ends failed)');
-    cmd.option('--timeout <seconds>', 'how long --wait waits, in seconds', '300');
+    cmd.option('--timeout <seconds>', 'how long --wait waits, in seconds (default 300)');
   }
   if (spec.pagination) {
     const p = spec.pagination;

@@ -62,6 +62,10 @@ describe('every flag of every leaf is described, with units, values and defaults
     expect(w['--days']).toMatch(/days/);
     const l = Object.fromEntries(options((await run(['keys', 'list', '--help'])).out).map(([f, d]) => [f.split(' ')[0], d]));
     expect(l['--per-page']).toMatch(/1.*100.*default 20/);
+    // a number's default is a number, not a quoted string
+    const c = Object.fromEntries(options((await run(['charges', 'create', '--help'])).out).map(([f, d]) => [f.split(' ')[0], d]));
+    expect(c['--timeout']).toMatch(/in seconds \(default 300\)/);
+    expect(c['--timeout']).not.toContain('"300"');
   });
 
   it('global flags are listed under every leaf', async () => {
