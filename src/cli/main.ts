@@ -7,6 +7,7 @@ import { processIO, type IO } from './io.js';
 import { action, globalsOf, type CliDeps } from './action.js';
 import { registerCommands } from './commands/index.js';
 import { flagDescription, placeholder } from './help.js';
+import { addDays, localDate } from '../domain/calendar.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
@@ -28,6 +29,10 @@ function groupFor(root: Command, words: string[]): Command {
   }
   return cur;
 }
+
+/** An example's `{today+N}`: the São Paulo day N days from today (a due date that is never past). */
+const datedExample = (example: string): string =>
+  example.replace(/\{today\+(\d+)\}/g, (_, days: string) => addDays(localDate(new Date()), Number(days)));
 
 function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
   const words = spec.command;
@@ -63,7 +68,7 @@ function addOperation(root: Command, spec: OperationSpec, deps: CliDeps): void {
     cmd.option('--all', `fetch every page${spec.pages ? ` of ${spec.pages}` : ''} (a progress line on a terminal)`);
     cmd.option('--limit <n>', `fetch pages until N ${what}, and print N at most`);
   }
-  const examples = [spec.example, ...(spec.moreExamples ?? [])];
+  const examples = [spec.example, ...(spec.moreExamples ?? [])].map(datedExample);
   cmd.addHelpText('after', `\n${examples.length > 1 ? 'Examples' : 'Example'}:\n${examples.map((x) => `  $ ${x}\n`).join('\n')}`);
   cmd.action(
     action(deps, async (...args: unknown[]) => {

@@ -11,7 +11,11 @@ export type AuthKind = 'secret' | 'public' | 'none';
 export interface CliSpec {
   /** e.g. ['charges', 'create'] */
   command: readonly string[];
-  /** A worked example shown in --help. */
+  /**
+   * A worked example shown in --help. A date that must lie ahead of today is written
+   * `{today+N}`: help prints the São Paulo day N days from the day it is shown, so the example
+   * works as written on any day.
+   */
   example: string;
   /** Further worked examples, where one command does distinct jobs (a charge by card, PIX or boleto). */
   moreExamples?: readonly string[];

@@ -397,7 +397,7 @@ export const chargeEndpoints = [
       example:
         'mpay charges create --amount 10000 --product-type digital --payment-method pix --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\' --wait',
       moreExamples: [
-        'mpay charges create --amount 10000 --product-type digital --payment-method boleto --payment-details.due-date 2026-12-10 --payment-details.fine 200 --payment-details.interest 100 --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --customer.address.street "Av. Paulista" --customer.address.number 1000 --customer.address.neighborhood "Bela Vista" --customer.address.city "São Paulo" --customer.address.state SP --customer.address.zip-code 01310100 --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\'',
+        'mpay charges create --amount 10000 --product-type digital --payment-method boleto --payment-details.due-date {today+7} --payment-details.fine 200 --payment-details.interest 100 --customer.name "Ana Souza" --customer.email ana@example.com --customer.tax-id 52998224725 --customer.phone +5511987654321 --customer.type individual --customer.address.street "Av. Paulista" --customer.address.number 1000 --customer.address.neighborhood "Bela Vista" --customer.address.city "São Paulo" --customer.address.state SP --customer.address.zip-code 01310100 --items \'[{"name":"Curso","quantity":1,"unit_price":10000,"tangible":false}]\'',
       ],
       columns: CHARGE_COLUMNS,
       waitWith: 'charges.get',
