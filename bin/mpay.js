@@ -90,10 +90,11 @@ async function main() {
     }
     return { script, source, stale: useCache };
   };
-  /** A stale cache beside the bundle (refused), where the user's was not looked up: the user's, if there is one. */
-  const orUsers = (name, compiled) => {
-    if (!compiled.stale || !userDir) return compiled;
-    const [, own] = cacheFiles(name, userDir);
+  /** A cache beside the bundle that V8 refused, the user's directory not looked up yet: the user's cache there, if any. */
+  const orUsers = (name, compiled, dir) => {
+    if (!dir) return compiled;
+    userDir = dir;
+    const [, own] = cacheFiles(name, dir);
     return existsSync(own) ? compile(name, [own], compiled.source) : compiled;
   };
   const run = (name, { script, stale }) => {
@@ -107,20 +108,13 @@ async function main() {
   /** a bundle's exports, compiled and run on first use (how the command line loads the service) */
   function load(name) {
     if (loaded.has(name)) return loaded.get(name).mod.exports;
-    const known = userDir;
     let compiled = compile(name, cacheFiles(name, userDir));
     // loaded from inside a command, so not awaited: the command line says where the user's cache is
-    if (compiled.stale && useCache && !known) {
-      userDir = loaded.get('cli')?.mod.exports.userCacheDir?.();
-      compiled = orUsers(name, compiled);
-    }
+    if (compiled.stale && useCache && !userDir) compiled = orUsers(name, compiled, loaded.get('cli')?.mod.exports.userCacheDir?.());
     return run(name, compiled);
   }
   let cli = compile('cli', cacheFiles('cli', userDir));
-  if (cli.stale && useCache && !userDir) {
-    userDir = await userCacheDir();
-    cli = orUsers('cli', cli);
-  }
+  if (cli.stale && useCache && !userDir) cli = orUsers('cli', cli, await userCacheDir());
   await run('cli', cli).run(argv);
   // No cache yet, or V8 refused it (another Node version): leave a fresh one, if we may write.
   for (const [name, { script, stale }] of loaded) {

@@ -11,7 +11,6 @@ import { addDays, localDate } from '../domain/calendar.js';
 
 declare const __MPAY_VERSION__: string | undefined;
 
-
 export function version(): string {
   if (typeof __MPAY_VERSION__ !== 'undefined') return __MPAY_VERSION__;
   return '0.0.0-dev';

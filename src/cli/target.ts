@@ -63,16 +63,15 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   if (explicit && explicit !== 'default' && !cfg.profiles[explicit]) {
     throw new CliError(`profile "${explicit}" does not exist; see \`mpay profiles list\``, EXIT.usage);
   }
+  const others = Object.keys(cfg.profiles);
   // the active profile the config file names (hand-edited, or its profile removed by hand): the
   // same refusal, rather than a new profile made under that name
   if (!explicit && cfg.current && cfg.current !== 'default' && !cfg.profiles[cfg.current]) {
-    const names = Object.keys(cfg.profiles);
     throw new CliError(
-      `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${names.length ? `${names.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`,
+      `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${others.length ? `${others.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`,
       EXIT.usage,
     );
   }
-  const others = Object.keys(cfg.profiles);
   if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {
     // profiles exist but none is active: say so rather than quietly creating an embedded one
     throw new CliError(
