@@ -2,7 +2,9 @@
 // read (`mpay keys list -o json` on the active profile's own sandbox) and the same read against
 // a local `mpay server start` (`--base-url`, the remote mode), against bare `node -e 0`, measured
 // in the same run. Prints the median over RUNS runs each (interleaved, after warm-up), what mpay
-// adds above bare node in milliseconds, and the ratio.
+// adds above bare node in milliseconds, and the ratio. Beside each read it times its floor: the
+// same read written by hand with the same parts (floor-embedded.cjs: better-sqlite3 and
+// node:crypto; floor-remote.cjs: node:http), to tell what mpay adds from what the work costs.
 // Targets: --version ≤ 1.5× bare node; embedded and remote reads ≤ 1.8×. The embedded read is
 // also timed without the V8 code cache (MPAY_NO_CODE_CACHE=1), for comparison.
 //   node bench/startup/run.mjs            # this checkout
@@ -13,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = process.env.MPAY_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const here = dirname(fileURLToPath(import.meta.url));
+const root = process.env.MPAY_ROOT ?? join(here, '..', '..');
 const bin = join(root, 'bin', 'mpay.js');
 const RUNS = Number(process.env.RUNS ?? 21);
 const dir = mkdtempSync(join(tmpdir(), 'mpay-bench-'));
@@ -45,6 +48,8 @@ const cases = {
   // the same bundle compiled without the V8 code cache, to show what the cache buys
   'same, without the code cache': [process.execPath, [bin, 'keys', 'list', '-o', 'json'], { MPAY_NO_CODE_CACHE: '1' }],
   'mpay keys list -o json (remote)': [process.execPath, [bin, '--base-url', baseUrl, 'keys', 'list', '-o', 'json'], remoteEnv],
+  'floor: embedded read by hand': [process.execPath, [join(here, 'floor-embedded.cjs')], { NODE_PATH: join(root, 'node_modules') }],
+  'floor: remote read by hand': [process.execPath, [join(here, 'floor-remote.cjs'), baseUrl], remoteEnv],
 };
 
 function once([cmd, args, extraEnv = {}]) {
@@ -72,6 +77,10 @@ for (const k of Object.keys(cases)) {
   const t = targets[k];
   const added = k === 'node -e 0' ? '' : `+${(m - base).toFixed(1).padStart(6)} ms`;
   console.log(`${k.padEnd(36)} ${m.toFixed(1).padStart(7)} ms ${added.padStart(11)}  ${ratio.toFixed(2)}× bare node${t ? `  (target ≤ ${t}×: ${ratio <= t ? 'met' : 'NOT met'})` : ''}`);
+}
+for (const mode of ['embedded', 'remote']) {
+  const above = median(samples[`mpay keys list -o json (${mode})`]) - median(samples[`floor: ${mode} read by hand`]);
+  console.log(`mpay above the floor, ${mode} read: +${above.toFixed(1)} ms`);
 }
 server.kill('SIGTERM');
 await new Promise((r) => server.on('close', r));
