@@ -2,7 +2,8 @@
 // code caches in the user's cache directory. When the caches beside the bundles were written by
 // another Node (root ran mpay, then Node was upgraded), V8 refuses them: the launcher must then
 // read the user's caches, not compile without one on every command and write them again.
-// Needs a user other than root to make "cannot write" real: runs as root, with runuser.
+// Needs a user other than root to make "cannot write" real: runs as root, with runuser, where
+// that user can read the checkout.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(__dirname, '..', '..');
 const asRoot = process.getuid?.() === 0 && spawnSync('runuser', ['--help'], { stdio: 'ignore' }).status === 0;
+// the install links this checkout's node_modules: nobody must be able to reach it (a checkout
+// under a directory only root may enter, such as mktemp -d's, cannot be used so)
+const reachable = asRoot && spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-r', join(root, 'node_modules', 'env-paths', 'package.json')]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'mpay-ro-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +48,7 @@ function install(name: string, good: string[]) {
   return { mpay, userCaches: () => (existsSync(own) ? readdirSync(own).sort() : []) };
 }
 
-describe.skipIf(!asRoot)('a read-only install whose caches another Node wrote', () => {
+describe.skipIf(!reachable)('a read-only install whose caches another Node wrote', () => {
   chmodSync(dir, 0o755);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
