@@ -23,14 +23,35 @@ if (major < 20 || (major === 20 && minor < 18)) {
 }
 // A reader that went away (`mpay --help | head -1`, a long `--all` list into `head`): end
 // quietly with exit 0, as Unix filters do, instead of an unhandled EPIPE and a stack trace —
-// and stop there, fetching no more pages for nobody. A closed stderr only silences mpay.
+// and stop there, fetching no more pages for nobody.
 process.stdout.on('error', (e) => {
   if (e.code === 'EPIPE') process.exit(0);
   throw e;
 });
-process.stderr.on('error', (e) => {
+// A closed stderr only silences mpay. Its handler is set when something first writes to stderr
+// or asks about it: making process.stderr on a pipe or a terminal loads Node's net module, and
+// most commands that succeed never touch it (bench/startup).
+const stderrError = (e) => {
   if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED') throw e;
-});
+};
+let stderrMade = false;
+const stderr = Object.getOwnPropertyDescriptor(process, 'stderr');
+if (stderr?.get && stderr.configurable) {
+  Object.defineProperty(process, 'stderr', {
+    configurable: true,
+    enumerable: stderr.enumerable,
+    get() {
+      const s = stderr.get.call(process);
+      stderrMade = true;
+      Object.defineProperty(process, 'stderr', { configurable: true, enumerable: stderr.enumerable, writable: false, value: s });
+      s.on('error', stderrError);
+      return s;
+    },
+  });
+} else {
+  stderrMade = true;
+  process.stderr.on('error', stderrError);
+}
 const argv = process.argv.slice(2);
 const dist = join(__dirname, '..', 'dist');
 const version = () => JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version;
@@ -128,7 +149,7 @@ async function main() {
   // the heap, piece by piece (~2.5 ms of CPU, bench/startup). Output still queued for a slow
   // pipe drains first, the ordinary way.
   const left = process.getActiveResourcesInfo?.();
-  if (left?.every((r) => r === 'PipeWrap' || r === 'TTYWrap') && !process.stdout.writableLength && !process.stderr.writableLength) process.exit();
+  if (left?.every((r) => r === 'PipeWrap' || r === 'TTYWrap') && !process.stdout.writableLength && !(stderrMade && process.stderr.writableLength)) process.exit();
 }
 
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {

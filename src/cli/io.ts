@@ -15,6 +15,8 @@ export interface IO {
 /**
  * The process's IO. process.stdin is made only when a command asks about it or reads it: making
  * it loads Node's file streams, fs/promises and readline (~2 ms of every command, bench/startup).
+ * process.stderr likewise, when a command writes to it or asks whether it is a terminal: on a pipe
+ * or a terminal it loads Node's net module (bin/mpay.js).
  */
 export function processIO(): IO {
   return {
@@ -24,7 +26,9 @@ export function processIO(): IO {
     get stdinTTY() {
       return !!process.stdin.isTTY;
     },
-    stderrTTY: !!process.stderr.isTTY,
+    get stderrTTY() {
+      return !!process.stderr.isTTY;
+    },
     get columns() {
       return process.stdout.isTTY ? process.stdout.columns : undefined;
     },

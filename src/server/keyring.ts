@@ -2,6 +2,15 @@ import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync
 import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** HKDF's info for each sub-key */
+const SUB_KEYS = {
+  enc: 'mpay card encryption v1',
+  fp: 'mpay card fingerprint v1',
+  hash: 'mpay secret hashing v1',
+  request: 'mpay idempotency request v1',
+  cardMatch: 'mpay card match v1',
+} as const;
+
 /**
  * Server-side secrets, all derived from one master key kept outside the database: in the
  * data directory as `master.key` (mode 0600, created on first use) or, in server mode, from
@@ -10,26 +19,29 @@ import { join } from 'node:path';
  * key never coincide.
  */
 export class Keyring {
-  // KeyObjects, made once: each HMAC and cipher of a request then skips turning a Buffer into a key
-  private readonly encKey: KeyObject;
-  private readonly fpKey: KeyObject;
-  private readonly hashKey: KeyObject;
-  private readonly requestKey: KeyObject;
-  private readonly cardKeyKey: KeyObject;
+  private readonly master: KeyObject;
+  // Each sub-key is derived on its first use and kept as a KeyObject: a command uses one or two
+  // of them (an embedded read only the secret-hashing key), and each HMAC and cipher of a request
+  // then skips turning a Buffer into a key.
+  private readonly keys = new Map<keyof typeof SUB_KEYS, KeyObject>();
 
   constructor(master: Buffer) {
     if (master.length !== 32) throw new Error('the master key must be 32 bytes');
-    const derive = (info: string) => createSecretKey(Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), info, 32)));
-    this.encKey = derive('mpay card encryption v1');
-    this.fpKey = derive('mpay card fingerprint v1');
-    this.hashKey = derive('mpay secret hashing v1');
-    this.requestKey = derive('mpay idempotency request v1');
-    this.cardKeyKey = derive('mpay card match v1');
+    this.master = createSecretKey(master);
+  }
+
+  private key(name: keyof typeof SUB_KEYS): KeyObject {
+    let k = this.keys.get(name);
+    if (!k) {
+      k = createSecretKey(Buffer.from(hkdfSync('sha256', this.master, Buffer.alloc(0), SUB_KEYS[name], 32)));
+      this.keys.set(name, k);
+    }
+    return k;
   }
 
   /** Keyed hash of a secret (API secret keys, PINs): HMAC-SHA256, hex. */
   hashSecret(secret: string): string {
-    return createHmac('sha256', this.hashKey).update(secret).digest('hex');
+    return createHmac('sha256', this.key('hash')).update(secret).digest('hex');
   }
 
   /** Constant-time comparison of a presented secret with its stored hash. */
@@ -44,14 +56,14 @@ export class Keyring {
    * master key nothing of the body can be guessed back from it.
    */
   requestHash(...parts: Array<string | Uint8Array>): string {
-    const h = createHmac('sha256', this.requestKey);
+    const h = createHmac('sha256', this.key('request'));
     for (const p of parts) h.update(p);
     return h.digest('hex');
   }
 
   /** Keyed hash (HMAC-SHA256, hex) of a card number: the same number, the same fingerprint. */
   fingerprint(cardNumber: string): string {
-    return createHmac('sha256', this.fpKey).update(cardNumber).digest('hex');
+    return createHmac('sha256', this.key('fp')).update(cardNumber).digest('hex');
   }
 
   /**
@@ -61,20 +73,20 @@ export class Keyring {
    */
   cardKey(card: { number: string; holderName: string; expirationMonth: string; expirationYear: string }): string {
     const parts = [card.number, card.holderName, card.expirationMonth, card.expirationYear];
-    return createHmac('sha256', this.cardKeyKey).update(JSON.stringify(parts)).digest('hex');
+    return createHmac('sha256', this.key('cardMatch')).update(JSON.stringify(parts)).digest('hex');
   }
 
   /** AES-256-GCM; output is base64 of iv(12) | tag(16) | ciphertext. */
   encrypt(plaintext: string): string {
     const iv = randomBytes(12);
-    const c = createCipheriv('aes-256-gcm', this.encKey, iv);
+    const c = createCipheriv('aes-256-gcm', this.key('enc'), iv);
     const ct = Buffer.concat([c.update(plaintext, 'utf8'), c.final()]);
     return Buffer.concat([iv, c.getAuthTag(), ct]).toString('base64');
   }
 
   decrypt(blob: string): string {
     const raw = Buffer.from(blob, 'base64');
-    const d = createDecipheriv('aes-256-gcm', this.encKey, raw.subarray(0, 12));
+    const d = createDecipheriv('aes-256-gcm', this.key('enc'), raw.subarray(0, 12));
     d.setAuthTag(raw.subarray(12, 28));
     const plain = d.update(raw.subarray(28));
     d.final(); // checks the tag (throws on a blob altered or made under another key); GCM holds nothing back

@@ -90,3 +90,22 @@ describe('a closed stdout ends mpay quietly', () => {
     }
   });
 });
+
+describe('a closed stderr only silences mpay', () => {
+  it('a usage error and a failed request keep their exit codes, with nothing on stdout', async () => {
+    for (const [args, code] of [
+      [['charges', 'list', '--limit', 'many'], 2],
+      [['charges', 'get', 'ch_nope'], 4],
+    ] as const) {
+      const r = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [BIN, ...args], { env: home.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        child.stderr.destroy();
+        let stdout = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        child.on('close', (c) => resolve({ code: c, stdout }));
+      });
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r.stdout, args.join(' ')).toBe('');
+    }
+  });
+});
