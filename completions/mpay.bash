@@ -133,7 +133,11 @@ _mpay_words() {
     "admin merchants pricing set") words="--base-url --color --data-dir --database --file --help --idempotency-key --jq --json --output --pricing --profile --quiet --verbose --version --yes" ;;
     "admin merchants pricing get") words="--base-url --color --data-dir --database --help --idempotency-key --jq --json --output --pricing --profile --quiet --verbose --version --yes" ;;
     "api") words="--auth --base-url --color --data-dir --field --help --idempotency-key --input --jq --json --output --profile --quiet --raw-field --verbose --version --yes" ;;
-    "completion") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "completion") words="bash fish powershell zsh --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "completion bash") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "completion zsh") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "completion fish") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
+    "completion powershell") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles") words="add list remove show use --base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles list") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;
     "profiles show") words="--base-url --color --data-dir --help --idempotency-key --jq --json --output --profile --quiet --verbose --version --yes" ;;

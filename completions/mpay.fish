@@ -27,7 +27,7 @@ function __mpay_list
     contains -- $v $listed; or printf '%s%s\n' "$head" $v
   end
 end
-set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'charges open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox med' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
+set -g __mpay_paths 'merchant' 'merchant get' 'merchant pin' 'merchant pin set' 'merchant pin disable' 'keys' 'keys create' 'keys list' 'keys revoke' 'tokens' 'tokens create' 'withdrawals' 'withdrawals create' 'withdrawals list' 'withdrawals get' 'recipients' 'recipients set' 'recipients list' 'links' 'links create' 'links get' 'links update' 'links list' 'links open' 'charges' 'charges create' 'charges list' 'charges get' 'charges refund' 'charges capture' 'charges void' 'charges refunds' 'charges open' 'sandbox' 'sandbox pay' 'sandbox expire' 'sandbox chargeback' 'sandbox med' 'sandbox decide' 'sandbox advance' 'sandbox review' 'sandbox wallet' 'sandbox wallet adjust' 'sandbox values' 'sandbox calendar' 'chargebacks' 'chargebacks list' 'chargebacks get' 'chargebacks accept' 'chargebacks contest' 'receivables' 'receivables list' 'anticipations' 'anticipations create' 'anticipations list' 'wallets' 'wallets list' 'wallets entries' 'wallets statement' 'submerchants' 'submerchants create' 'submerchants get' 'submerchants list' 'submerchants update' 'submerchants changes' 'submerchants addresses' 'submerchants addresses add' 'submerchants addresses list' 'submerchants partners' 'submerchants partners add' 'submerchants partners list' 'submerchants docs' 'submerchants docs add' 'submerchants docs list' 'submerchants upload' 'submerchants requirements' 'submerchants onboard' 'files' 'files upload' 'files download' 'files open' 'webhooks' 'webhooks create' 'webhooks list' 'webhooks get' 'webhooks update' 'webhooks delete' 'webhooks rotate-secret' 'webhooks logs' 'webhooks retry' 'webhooks listen' 'server' 'server start' 'admin' 'admin merchants' 'admin merchants create' 'admin merchants pricing' 'admin merchants pricing set' 'admin merchants pricing get' 'api' 'completion' 'completion bash' 'completion zsh' 'completion fish' 'completion powershell' 'profiles' 'profiles list' 'profiles show' 'profiles add' 'profiles use' 'profiles remove' 'whoami' 'trigger' 'smoke'
 complete -c mpay -f
 complete -c mpay -l base-url -r -F
 complete -c mpay -l color -x -a 'auto always never'
@@ -771,9 +771,22 @@ complete -c mpay -n '__mpay_at '\''api'\''' -l input -r -F
 complete -c mpay -n '__mpay_at '\''api'\''' -l output
 complete -c mpay -n '__mpay_at '\''api'\''' -l profile
 complete -c mpay -n '__mpay_at '\''api'\''' -l raw-field -r -F
+complete -c mpay -n '__mpay_at '\''completion'\''' -a 'bash fish powershell zsh'
 complete -c mpay -n '__mpay_at '\''completion'\''' -l color
 complete -c mpay -n '__mpay_at '\''completion'\''' -l output
 complete -c mpay -n '__mpay_at '\''completion'\''' -l profile
+complete -c mpay -n '__mpay_at '\''completion bash'\''' -l color
+complete -c mpay -n '__mpay_at '\''completion bash'\''' -l output
+complete -c mpay -n '__mpay_at '\''completion bash'\''' -l profile
+complete -c mpay -n '__mpay_at '\''completion zsh'\''' -l color
+complete -c mpay -n '__mpay_at '\''completion zsh'\''' -l output
+complete -c mpay -n '__mpay_at '\''completion zsh'\''' -l profile
+complete -c mpay -n '__mpay_at '\''completion fish'\''' -l color
+complete -c mpay -n '__mpay_at '\''completion fish'\''' -l output
+complete -c mpay -n '__mpay_at '\''completion fish'\''' -l profile
+complete -c mpay -n '__mpay_at '\''completion powershell'\''' -l color
+complete -c mpay -n '__mpay_at '\''completion powershell'\''' -l output
+complete -c mpay -n '__mpay_at '\''completion powershell'\''' -l profile
 complete -c mpay -n '__mpay_at '\''profiles'\''' -a 'add list remove show use'
 complete -c mpay -n '__mpay_at '\''profiles'\''' -l color
 complete -c mpay -n '__mpay_at '\''profiles'\''' -l output

@@ -3,7 +3,7 @@ import { completesList, completionValuesOf } from './optionValues.js';
 
 /**
  * command path ("" for the root, "keys", "submerchants addresses") → what may follow it: its
- * verbs, its flags, the values of the flags that have a known set, `takes`, the flags that
+ * verbs (and the values of a first argument of a known set), its flags, the values of the flags that have a known set, `takes`, the flags that
  * take a value (after one of those the shell offers its values, or its default — file names —
  * and never the flags), and `lists`, the flags with values that take several comma-separated
  * (`--events charge.paid,…`: the values are offered for the part after the last comma, what is
@@ -52,7 +52,12 @@ export function completionTable(program: Command, specs: { command: string[]; fl
     const flags = [...new Set([...cmd.options.map((o) => o.long).filter((f): f is string => !!f), ...globals, '--help'])].sort();
     const takes = takesOf(cmd).sort();
     const values = valuesOf(cmd, key);
-    table[key] = { commands: cmd.commands.filter(visible).map((c) => c.name()).sort(), flags, values, takes, lists: listsOf(cmd, key, values) };
+    // a first argument of a known set (`completion <shell>`) is offered as verbs are, and each
+    // of its values leads to the command's flags alone: a value once given is not offered again
+    const argWords = shellWords(cmd.registeredArguments[0]?.argChoices ?? []);
+    const entry = { flags, values, takes, lists: listsOf(cmd, key, values) };
+    table[key] = { commands: [...cmd.commands.filter(visible).map((c) => c.name()), ...argWords].sort(), ...entry };
+    for (const w of argWords) table[[...path, w].join(' ')] = { commands: [], ...entry };
     for (const c of cmd.commands) if (visible(c)) walk(c, [...path, c.name()]);
   };
   walk(program, []);

@@ -77,6 +77,12 @@ describe('bash (bash-completion)', () => {
     expect(complete('mpay keys list --output j')).toEqual(['json', 'jsonl']);
     expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
   });
+  it.runIf(need('bash', existsSync(BASH_COMPLETION)))('an argument of a known set offers its values, once', () => {
+    expect(complete('mpay completion ').filter((w) => !w.startsWith('-'))).toEqual(['bash', 'fish', 'powershell', 'zsh']);
+    expect(complete('mpay completion f')).toEqual(['fish']);
+    expect(complete('mpay completion bash ').filter((w) => !w.startsWith('-'))).toEqual([]);
+    expect(complete('mpay completion bash --')).toContain('--help');
+  });
   it.runIf(need('bash', existsSync(BASH_COMPLETION)))('--events offers the event names', () => {
     expect(complete('mpay webhooks create --events ')).toEqual(events);
     expect(complete('mpay webhooks update ID --events charge.')).toEqual(events.filter((e) => e.startsWith('charge.')));
@@ -115,6 +121,11 @@ describe('fish', () => {
     expect(complete('mpay charges list --status ')).toEqual(['authorized', 'captured', 'expired', 'failed', 'pending', 'refunded', 'voided']);
     expect(complete('mpay -o ')).toEqual(['json', 'jsonl', 'table']);
     expect(complete('mpay --profile ')).toEqual(['prodlike', 'staging']);
+  });
+  it.runIf(need('fish'))('an argument of a known set offers its values, once', () => {
+    expect(complete('mpay completion ').filter((w) => !w.startsWith('-'))).toEqual(['bash', 'fish', 'powershell', 'zsh']);
+    expect(complete('mpay completion f')).toEqual(['fish']);
+    expect(complete('mpay completion bash ').filter((w) => !w.startsWith('-'))).toEqual([]);
   });
   it.runIf(need('fish'))('--events offers the event names; --id offers no flags', () => {
     expect(complete('mpay webhooks create --events ')).toEqual(events);
@@ -167,6 +178,7 @@ describe('zsh (compsys in a terminal)', () => {
       const verbs = await tab('mpay charges ', (s) => /refund/.test(s), 'the verbs of charges');
       for (const v of ['create', 'get', 'list', 'refund']) expect(verbs).toMatch(new RegExp(`\\b${v}\\b`));
       expect(verbs).not.toMatch(/\bkeys\b/);
+      expect(await tab('mpay completion f', (s) => s.includes('completion fish'), 'the shell name')).toContain('READY>mpay completion fish');
       expect(await tab('mpay charges list --st', (s) => s.includes('--status'), '--status', 2)).toMatch(/--start-date\s+--status/);
       expect(await tab('mpay charges list --stat', (s) => s.includes('list --status'), '--status')).toContain('READY>mpay charges list --status');
       const statuses = await tab('mpay charges list --status ', (s) => /refunded/.test(s), 'the statuses');
