@@ -73,6 +73,13 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
   return { current: obj.current as string | undefined, profiles: profiles as Record<string, Profile> };
 }
 
+/** What is wrong when the config file's active profile is one it does not hold; undefined when nothing is. */
+export function missingCurrent(cfg: ConfigFile, env: NodeJS.ProcessEnv): string | undefined {
+  if (!cfg.current || cfg.current === 'default' || cfg.profiles[cfg.current]) return undefined;
+  const others = Object.keys(cfg.profiles);
+  return `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${others.length ? `${others.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`;
+}
+
 /** Writes the profiles file (atomically, mode 0600). */
 export async function saveConfig(env: NodeJS.ProcessEnv, cfg: ConfigFile): Promise<void> {
   const store: Record<string, unknown> = { profiles: cfg.profiles };

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { MpayClient } from '../sdk/client.js';
 import type { Runtime } from '../server/runtime.js';
-import { configDir, configFile, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
+import { configDir, missingCurrent, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { IO } from './io.js';
 
@@ -66,12 +66,8 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   const others = Object.keys(cfg.profiles);
   // the active profile the config file names (hand-edited, or its profile removed by hand): the
   // same refusal, rather than a new profile made under that name
-  if (!explicit && cfg.current && cfg.current !== 'default' && !cfg.profiles[cfg.current]) {
-    throw new CliError(
-      `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${others.length ? `${others.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`,
-      EXIT.usage,
-    );
-  }
+  const missing = explicit ? undefined : missingCurrent(cfg, env);
+  if (missing) throw new CliError(missing, EXIT.usage);
   if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {
     // profiles exist but none is active: say so rather than quietly creating an embedded one
     throw new CliError(

@@ -90,6 +90,11 @@ describe('an active profile the config file names but does not hold', () => {
       expect(r.stderr).toContain(`the active profile "staging" (current in ${file}) does not exist`);
       expect(r.stderr).toContain('`mpay profiles use NAME` (default: the embedded sandbox)');
       expect(readFileSync(file, 'utf8')).toBe(text);
+      // the list says so too (on stderr; the list itself is unchanged, and nothing is marked active)
+      const list = fresh.run(['profiles', 'list', '-o', 'json']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(JSON.parse(list.stdout)).toEqual([]);
+      expect(list.stderr).toContain(`warning: the active profile "staging" (current in ${file}) does not exist`);
       // choosing the embedded sandbox's profile before its first use is what the message says to do
       const use = fresh.run(['profiles', 'use', 'default']);
       expect(use.code, use.stderr).toBe(0);
