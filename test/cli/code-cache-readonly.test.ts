@@ -2,8 +2,7 @@
 // code caches in the user's cache directory. When the caches beside the bundles were written by
 // another Node (root ran mpay, then Node was upgraded), V8 refuses them: the launcher must then
 // read the user's caches, not compile without one on every command and write them again.
-// Needs a user other than root to make "cannot write" real: runs as root, with runuser, where
-// that user can read the checkout.
+// Needs a user other than root to make "cannot write" real: runs as root, with runuser.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,11 +11,25 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 const root = join(__dirname, '..', '..');
 const asRoot = process.getuid?.() === 0 && spawnSync('runuser', ['--help'], { stdio: 'ignore' }).status === 0;
-// the install links this checkout's node_modules: nobody must be able to reach it (a checkout
-// under a directory only root may enter, such as mktemp -d's, cannot be used so)
-const reachable = asRoot && spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-r', join(root, 'node_modules', 'env-paths', 'package.json')]).status === 0;
 const dir = mkdtempSync(join(tmpdir(), 'mpay-ro-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const canRead = (path: string) => spawnSync('runuser', ['-u', 'nobody', '--', 'test', '-r', path]).status === 0;
+/**
+ * The node_modules the installs use. A read loads two packages from it: env-paths and
+ * better-sqlite3's native module (its JavaScript is in the bundle). A checkout under a directory
+ * only root may enter (mktemp -d's, as in CI) cannot be read by nobody, so those two are
+ * hard-linked into the test's own directory (the same files, no copy); where that fails (another
+ * file system) the checkout's node_modules is linked, if nobody can read it.
+ */
+function nodeModules(): string | undefined {
+  if (!asRoot) return undefined;
+  const own = join(dir, 'node_modules');
+  mkdirSync(own);
+  const linked = ['env-paths', 'better-sqlite3'].every((m) => spawnSync('cp', ['-al', join(root, 'node_modules', m), join(own, m)]).status === 0);
+  if (linked) return own;
+  return canRead(join(root, 'node_modules', 'env-paths', 'package.json')) ? join(root, 'node_modules') : undefined;
+}
+const modules = nodeModules();
 
 /** A read-only copy of the package whose caches beside the bundles are `good` (the build's) or refused by V8; a fresh home for nobody. */
 function install(name: string, good: string[]) {
@@ -30,7 +43,7 @@ function install(name: string, good: string[]) {
     if (good.includes(b)) copyFileSync(join(root, 'dist', `${b}.cache`), join(pkg, 'dist', `${b}.cache`));
     else writeFileSync(join(pkg, 'dist', `${b}.cache`), Buffer.alloc(4096, 7));
   }
-  symlinkSync(join(root, 'node_modules'), join(pkg, 'node_modules'));
+  symlinkSync(modules!, join(pkg, 'node_modules'));
   for (const p of [pkg, join(pkg, 'bin'), join(pkg, 'dist')]) chmodSync(p, 0o555);
   const home = join(dir, `${name}-home`);
   mkdirSync(home);
@@ -48,7 +61,7 @@ function install(name: string, good: string[]) {
   return { mpay, userCaches: () => (existsSync(own) ? readdirSync(own).sort() : []) };
 }
 
-describe.skipIf(!reachable)('a read-only install whose caches another Node wrote', () => {
+describe.skipIf(!modules)('a read-only install whose caches another Node wrote', () => {
   chmodSync(dir, 0o755);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
