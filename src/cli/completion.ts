@@ -3,11 +3,11 @@ import { completesList, completionValuesOf } from './optionValues.js';
 
 /**
  * command path ("" for the root, "keys", "submerchants addresses") → what may follow it: its
- * verbs (and the values of a first argument of a known set), its flags, the values of the flags that have a known set, `takes`, the flags that
- * take a value (after one of those the shell offers its values, or its default — file names —
- * and never the flags), and `lists`, the flags with values that take several comma-separated
- * (`--events charge.paid,…`: the values are offered for the part after the last comma, what is
- * before it kept).
+ * verbs (and the values of a first argument of a known set), its flags, the values of the flags
+ * that have a known set, `takes`, the flags that take a value (after one of those the shell offers
+ * its values, or its default — file names — and never the flags), and `lists`, the flags with
+ * values that take several comma-separated (`--events charge.paid,…`: the values are offered for
+ * the part after the last comma, what is before it kept).
  */
 export type CompletionTable = Record<string, { commands: string[]; flags: string[]; values: Record<string, string[]>; takes: string[]; lists: string[] }>;
 
