@@ -39,6 +39,45 @@ export const EMBEDDED_ORIGIN = 'http://127.0.0.1:4010';
 /** How long an embedded command may spend delivering webhooks before it exits. */
 export const EMBEDDED_DELIVERY_MS = 2_000;
 
+/** Two spellings of one base URL (`http://h:4010` and `http://H:4010/`) are one target. */
+function sameUrl(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      return new URL(u).href.replace(/\/+$/, '');
+    } catch {
+      return u.replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
+}
+
+/** A URL of this machine (127.0.0.0/8, ::1, localhost). */
+function isLoopback(u: string): boolean {
+  try {
+    const host = new URL(u).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The base URL a command talks to, or undefined for the embedded sandbox. A URL or a data
+ * directory given for this command beats the profile's target, a flag beats a variable, and a
+ * URL and a data directory given at the same level name two targets: a usage error.
+ */
+function pickTarget(g: Globals, env: NodeJS.ProcessEnv, profile: Profile): string | undefined {
+  if (g.baseUrl && g.dataDir) throw new CliError('--data-dir and --base-url name two targets (the sandbox in a directory, a deployment at a URL): give one', EXIT.usage);
+  if (g.baseUrl) return g.baseUrl;
+  if (g.dataDir) return undefined;
+  if (env.MPAY_BASE_URL && env.MPAY_DATA_DIR) {
+    throw new CliError('MPAY_DATA_DIR and MPAY_BASE_URL name two targets (the sandbox in a directory, a deployment at a URL): unset one, or give --data-dir or --base-url', EXIT.usage);
+  }
+  if (env.MPAY_BASE_URL) return env.MPAY_BASE_URL;
+  if (env.MPAY_DATA_DIR) return undefined;
+  return profile.base_url;
+}
+
 /**
  * Where a command talks to, with the contract's precedence: flags > environment
  * (MPAY_PROFILE, MPAY_BASE_URL, MPAY_PUBLIC_KEY, MPAY_SECRET_KEY, MPAY_DATA_DIR) > profile >
@@ -81,19 +120,24 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
       io.err(`warning: ${v} overrides ${field} of profile "${profileName}"\n`);
     }
   };
-  const baseUrl = g.baseUrl ?? env.MPAY_BASE_URL ?? profile.base_url;
+  const baseUrl = pinned ? profile.base_url : pickTarget(g, env, profile);
   warn('MPAY_BASE_URL', 'base_url');
   // The profile's keys are in play only when its target is: keys from the environment for
-  // another target (`--base-url URL` with MPAY_PUBLIC_KEY/MPAY_SECRET_KEY) override nothing.
-  if (baseUrl ? baseUrl === profile.base_url : !profile.base_url) {
+  // another target (`--base-url URL` with MPAY_PUBLIC_KEY/MPAY_SECRET_KEY) override nothing, and
+  // the profile's own never go to another URL or to a data directory given for one command. An
+  // embedded profile's sandbox keys may go to a server on this machine (`mpay server start` on
+  // its data directory), never further.
+  const ownTarget = baseUrl ? !!profile.base_url && sameUrl(baseUrl, profile.base_url) : !profile.base_url;
+  const profileKeys = ownTarget || (!!baseUrl && !profile.base_url && isLoopback(baseUrl));
+  if (ownTarget) {
     warn('MPAY_PUBLIC_KEY', 'public_key');
     warn('MPAY_SECRET_KEY', 'secret_key');
   }
   warn('MPAY_DATA_DIR', 'data_dir');
 
   const keysFromEnv = !!(env.MPAY_PUBLIC_KEY && env.MPAY_SECRET_KEY) || !!pinned;
-  let publicKey = env.MPAY_PUBLIC_KEY ?? profile.public_key;
-  let secretKey = env.MPAY_SECRET_KEY ?? profile.secret_key;
+  let publicKey = env.MPAY_PUBLIC_KEY ?? (profileKeys ? profile.public_key : undefined);
+  let secretKey = env.MPAY_SECRET_KEY ?? (profileKeys ? profile.secret_key : undefined);
   const { MpayClient } = await import('../sdk/client.js');
   const onTrace = g.verbose
     ? (t: { method: string; path: string; status: number; ms: number; requestId?: string }) =>
@@ -102,8 +146,9 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
 
   if (baseUrl) {
     if ((!publicKey || !secretKey) && !opts.keysOptional) {
+      const elsewhere = !profileKeys && profile.secret_key ? ` (profile "${profileName}"'s keys are for ${profile.base_url ?? 'its sandbox and servers on this machine'} only)` : '';
       throw new CliError(
-        `no API keys for ${baseUrl}: add them with \`mpay profiles add NAME --base-url ${baseUrl}\` or set MPAY_PUBLIC_KEY and MPAY_SECRET_KEY`,
+        `no API keys for ${baseUrl}${elsewhere}: add them with \`mpay profiles add NAME --base-url ${baseUrl}\` or set MPAY_PUBLIC_KEY and MPAY_SECRET_KEY`,
         EXIT.usage,
       );
     }
@@ -134,7 +179,9 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
     throw new CliError(`cannot open the data directory ${dataDir}: ${(e as Error).message}`, EXIT.refused);
   }
   if (!keysFromEnv) {
-    const keys = await sandboxKeysFor(runtime, env, dataDir, dataDir === ownDir ? { name: profileName, profile } : undefined, g.quiet ? undefined : io);
+    // only an embedded profile owns a directory (a remote one's keys are for its deployment)
+    const owner = ownTarget && dataDir === ownDir ? { name: profileName, profile } : undefined;
+    const keys = await sandboxKeysFor(runtime, env, dataDir, owner, g.quiet ? undefined : io);
     publicKey = keys.public_key;
     secretKey = keys.secret_key;
   }
