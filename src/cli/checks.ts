@@ -19,3 +19,13 @@ export function checkHttpUrl(flag: string, value: string): void {
 export function checkChoices(flag: string, items: readonly string[], choices: readonly string[]): void {
   for (const i of items) if (!choices.includes(i)) throw usage(`${flag}: '${i}' is not one of ${choices.join(', ')}`);
 }
+
+/**
+ * A list flag's values, as given (`--events a,b --events c`), each split at commas: at least
+ * `min` of them, each one of `choices`, and `*` (every one) alone or not at all.
+ */
+export function checkList(flag: string, raw: readonly string[], items: readonly string[], choices?: readonly string[], min = 0): void {
+  if (items.length < min) throw usage(`${flag} must list at least ${min} value${min === 1 ? '' : 's'}, got '${raw.join(',')}'`);
+  if (choices) checkChoices(flag, items, choices);
+  if (choices?.includes('*') && items.includes('*') && items.length > 1) throw usage(`${flag}: '*' cannot be combined with event names`);
+}

@@ -8,7 +8,7 @@ import type { IO } from './io.js';
 import { painter, printData, resolveFormat, type Format, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 import { embeddedUrlNotes } from './embeddedUrls.js';
-import { checkChoices, checkHttpUrl } from './checks.js';
+import { checkHttpUrl, checkList } from './checks.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -38,8 +38,9 @@ const getPath = (obj: Record<string, unknown> | undefined, path: string[]): unkn
 function parseValue(f: FlagSpec, raw: unknown): unknown {
   const name = `--${f.flag}`;
   if (f.type === 'string[]') {
-    const items = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
-    if (f.choices) checkChoices(name, items, f.choices);
+    const given = (Array.isArray(raw) ? raw : [raw]).map(String);
+    const items = given.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+    checkList(name, given, items, f.choices, f.minItems);
     return items;
   }
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;

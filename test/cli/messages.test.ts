@@ -114,6 +114,11 @@ describe('webhook flags are checked before sending, as webhooks listen checks th
     [['webhooks', 'create', '--url', 'https://example.com/h', '--events', 'nope'], /--events: 'nope' is not one of \*, charge\.pending/],
     [['webhooks', 'listen', '--forward-to', 'notaurl'], /--forward-to must be an http\(s\) URL, got 'notaurl'/],
     [['webhooks', 'listen', '--events', 'nope'], /--events: 'nope' is not one of \*, charge\.pending/],
+    [['webhooks', 'create', '--url', 'https://example.com/h', '--events', '*,charge.captured'], /--events: '\*' cannot be combined with event names/],
+    [['webhooks', 'listen', '--events', '*,charge.captured'], /--events: '\*' cannot be combined with event names/],
+    [['webhooks', 'create', '--url', 'https://example.com/h', '--events', ''], /--events must list at least 1 value, got ''/],
+    [['webhooks', 'listen', '--events', ''], /--events must list at least 1 value, got ''/],
+    [['webhooks', 'listen', '--events', ' , '], /--events must list at least 1 value, got ' , '/],
   ])('%j: exit 2', (args, message) => {
     const r = home.run(args);
     expect(r.code, r.stderr).toBe(2);

@@ -19,6 +19,7 @@ type JS = {
   exclusiveMinimum?: number;
   minLength?: number;
   maxLength?: number;
+  minItems?: number;
   default?: unknown;
   'x-unit'?: string;
   type?: string | string[];
@@ -155,6 +156,7 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
     if (typeof leaf.minLength === 'number') f.minLength = leaf.minLength;
     if (typeof leaf.maxLength === 'number') f.maxLength = leaf.maxLength;
   }
+  if (type === 'string[]' && typeof leaf.minItems === 'number' && leaf.minItems > 0) f.minItems = leaf.minItems;
   if (leaf.default !== undefined) f.default = leaf.default;
   out.push(f);
 }

@@ -23,6 +23,8 @@ export interface FlagSpec {
   maximum?: number;
   minLength?: number;
   maxLength?: number;
+  /** the contract's least number of items of a list */
+  minItems?: number;
   /** the contract's default, when it has one */
   default?: unknown;
   /** the field takes null: the value `null` sends it (clears the field) */

@@ -14,7 +14,7 @@ import type { RunEnv } from '../shape.js';
 import { jq, painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
-import { checkChoices, checkHttpUrl } from '../../checks.js';
+import { checkHttpUrl, checkList } from '../../checks.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
 import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
 import { exitForSignal, onStopSignals, type SignalSource } from '../../signals.js';
@@ -37,11 +37,11 @@ export interface ListenDeps {
 /** Event names as the service takes them (and as `webhooks create --events` checks them). */
 const EVENT_CHOICES: readonly string[] = ['*', ...EVENT_NAMES];
 
+/** --events as `webhooks create` checks it; not given: every event. */
 function parseEvents(raw: string[] | undefined): string[] {
-  const names = (raw ?? []).flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-  if (!names.length) return ['*'];
-  checkChoices('--events', names, EVENT_CHOICES);
-  if (names.includes('*') && names.length > 1) throw usage("--events: '*' cannot be combined with event names");
+  if (!raw?.length) return ['*'];
+  const names = raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
+  checkList('--events', raw, names, EVENT_CHOICES, 1);
   return [...new Set(names)];
 }
 
