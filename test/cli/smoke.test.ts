@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, cliHome } from '../helpers/cli.js';
@@ -134,6 +134,21 @@ describe('mpay smoke on the embedded sandbox', () => {
     const cases = testcases(readFileSync(junit, 'utf8'));
     expect(cases[0]!.body).toContain('<failure message=');
     expect(cases.slice(1).every((c) => c.body.includes('not run: an earlier step failed'))).toBe(true);
+  }, 30_000);
+
+  it('a --junit path that cannot be written is refused before any step runs (exit 2)', async () => {
+    const home = newHome();
+    for (const [path, why] of [
+      [join(home.dir, 'no', 'such', 'dir', 'x.xml'), 'ENOENT'],
+      [home.dir, 'EISDIR'],
+    ]) {
+      const r = await home.runAsync(['smoke', '--junit', path!, '-o', 'json']);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(JSON.parse(r.stderr)).toMatchObject({ error: 'usage_error', message: `--junit: cannot write ${path}: ${why}` });
+    }
+    // nothing ran: no sandbox was opened, so none was made
+    expect(existsSync(home.dataDir)).toBe(false);
   }, 30_000);
 
   it('Ctrl-C stops the run and still cleans up (exit 130)', async () => {

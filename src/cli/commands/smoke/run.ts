@@ -11,8 +11,8 @@
  * temporary API key revoked, the payment link deactivated. The rest is listed by id.
  */
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { CliError, EXIT, jsonErrors, reportError, usage } from '../../errors.js';
 import { checkHttpUrl } from '../../checks.js';
 import type { IO } from '../../io.js';
@@ -34,6 +34,23 @@ export interface SmokeDeps {
   openTarget?: (g: Globals, io: IO) => Promise<Target>;
 }
 
+/**
+ * The JUnit report can be written where it is asked for (its directory exists and may be
+ * written; it is not a directory): checked before any step runs, so a run is never made only
+ * for its report to be lost at the end.
+ */
+function checkReportPath(given: string, path: string): void {
+  let why: string | undefined;
+  try {
+    if (!existsSync(path)) accessSync(dirname(path), constants.W_OK);
+    else if (statSync(path).isDirectory()) why = 'EISDIR';
+    else accessSync(path, constants.W_OK);
+  } catch (e) {
+    why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  }
+  if (why) throw usage(`--junit: cannot write ${given}: ${why}`);
+}
+
 export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps = {}): Promise<number> {
   const timeoutS = Number(o.timeout ?? 60);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0) throw usage(`--timeout must be a positive number of seconds, got '${o.timeout}'`);
@@ -42,6 +59,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
   }
   if (o.webhookUrl !== undefined) checkHttpUrl('--webhook-url', o.webhookUrl);
   const junitPath = o.junit ? resolve(io.cwd, o.junit) : undefined;
+  if (junitPath) checkReportPath(o.junit!, junitPath);
   const paint = await painter(g, io);
   const say = (s: string) => {
     if (!g.quiet) io.err(s + '\n');
