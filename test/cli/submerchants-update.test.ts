@@ -26,4 +26,14 @@ describe('mpay submerchants update and changes (generated from PATCH /v1/submerc
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--average-ticket must be a whole number of cents, got 'lots'");
   });
+
+  it('every field the contract lets PATCH clear takes null, the phone as well', () => {
+    const made = home.run(['submerchants', 'create', '--entity-type', 'pf', '--trade-name', 'Bia', '--legal-name', 'Bia Souza', '--tax-id', '11144477735', '--email', 'b@example.com', '--phone', '+5511987654321', '-o', 'json']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json().phone).toBe('+5511987654321');
+    const r = home.run(['submerchants', 'update', made.json().id, '--phone', 'null', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json().phone).toBeNull();
+    expect(home.run(['submerchants', 'update', '--help']).stdout.replace(/\s+/g, ' ')).toMatch(/--phone <value> [^-]*null clears it/);
+  });
 });

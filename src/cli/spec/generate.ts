@@ -133,8 +133,10 @@ function walk(s: JS, path: string[], into: 'body' | 'query', required: boolean, 
   }
   // a nullable field (`anyOf: [T, null]`) is a flag of type T whose value `null` clears it
   const notNull = s.anyOf?.filter((x) => x.type !== 'null');
-  const nullable = s.anyOf?.length === 2 && notNull?.length === 1;
-  const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullable ? notNull![0]! : s;
+  const nullableOf = s.anyOf?.length === 2 && notNull?.length === 1;
+  // (or `type: [T, 'null']`, as the schema of a plain type made nullable comes)
+  const nullable = nullableOf || (Array.isArray(s.type) && s.type.includes('null'));
+  const leaf = s.anyOf?.length === 1 ? s.anyOf[0]! : nullableOf ? notNull![0]! : s;
   const { type, choices } = typeOf(leaf);
   const hint = s['x-hint'] ?? leaf['x-hint'];
   const f: FlagSpec = {
