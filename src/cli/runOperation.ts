@@ -149,6 +149,10 @@ export async function buildRequest(inv: Invocation): Promise<BuiltRequest> {
   // required flags, before any request (a field may come from --input instead)
   const missing = spec.flags.filter((f) => f.required && (f.in === 'body' ? getPath(body, f.path) : query[f.path.join('.')]) === undefined).map((f) => `--${f.flag}`);
   if (missing.length) throw usage(`missing required flag${missing.length > 1 ? 's' : ''}: ${missing.join(', ')} (see \`mpay ${spec.command.join(' ')} --help\`)`);
+  // a PATCH changes what it is given: the contract refuses one with nothing in it
+  if (spec.method === 'PATCH' && body && !Object.keys(body).length) {
+    throw usage(`nothing to change: give at least one field to change (see \`mpay ${spec.command.join(' ')} --help\`) or --input FILE`);
+  }
   return { params, query, body };
 }
 

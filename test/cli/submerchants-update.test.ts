@@ -27,6 +27,19 @@ describe('mpay submerchants update and changes (generated from PATCH /v1/submerc
     expect(bad.stderr).toContain("--average-ticket must be a whole number of cents, got 'lots'");
   });
 
+  it('an update with nothing to change is refused before sending (exit 2), for every PATCH', () => {
+    for (const [group, id] of [
+      ['submerchants', '01a2352c-41b8-70f5-b207-bc0fae8b68e8'],
+      ['links', '01a2352c-41b8-70f5-b207-bc0fae8b68e8'],
+      ['webhooks', '01a2352c-41b8-70f5-b207-bc0fae8b68e8'],
+    ]) {
+      const r = home.run([group!, 'update', id!]);
+      expect(r.code, r.stderr).toBe(2);
+      // an unknown id: had it been sent, the answer would be not found (exit 4)
+      expect(r.stderr).toBe(`error: nothing to change: give at least one field to change (see \`mpay ${group} update --help\`) or --input FILE\n`);
+    }
+  });
+
   it('every field the contract lets PATCH clear takes null, the phone as well', () => {
     const made = home.run(['submerchants', 'create', '--entity-type', 'pf', '--trade-name', 'Bia', '--legal-name', 'Bia Souza', '--tax-id', '11144477735', '--email', 'b@example.com', '--phone', '+5511987654321', '-o', 'json']);
     expect(made.code, made.stderr).toBe(0);
