@@ -76,7 +76,7 @@ export function readConfig(env: NodeJS.ProcessEnv): ConfigFile {
 /** What is wrong when the config file's active profile is one it does not hold; undefined when nothing is. */
 export function missingCurrent(cfg: ConfigFile, env: NodeJS.ProcessEnv): string | undefined {
   if (!cfg.current || cfg.current === 'default' || cfg.profiles[cfg.current]) return undefined;
-  const others = Object.keys(cfg.profiles);
+  const others = Object.keys(cfg.profiles).filter((n) => n !== 'default');
   return `the active profile "${cfg.current}" (current in ${configFile(env)}) does not exist; \`mpay profiles use NAME\` (${others.length ? `${others.join(', ')}, or ` : ''}default: the embedded sandbox) or --profile NAME`;
 }
 

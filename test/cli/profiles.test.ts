@@ -95,6 +95,15 @@ describe('an active profile the config file names but does not hold', () => {
       expect(list.code, list.stderr).toBe(0);
       expect(JSON.parse(list.stdout)).toEqual([]);
       expect(list.stderr).toContain(`warning: the active profile "staging" (current in ${file}) does not exist`);
+      // --profile or MPAY_PROFILE naming none: the list says so as well
+      for (const [args, env] of [
+        [['--profile', 'nope', 'profiles', 'list', '-o', 'json'], {}],
+        [['profiles', 'list', '-o', 'json'], { MPAY_PROFILE: 'nope' }],
+      ] as const) {
+        const named = fresh.run([...args], { env });
+        expect(named.code, named.stderr).toBe(0);
+        expect(named.stderr).toBe('warning: profile "nope" does not exist; see the list\n');
+      }
       // choosing the embedded sandbox's profile before its first use is what the message says to do
       const use = fresh.run(['profiles', 'use', 'default']);
       expect(use.code, use.stderr).toBe(0);
@@ -103,6 +112,21 @@ describe('an active profile the config file names but does not hold', () => {
       expect(after.stderr).toContain('Created sandbox credentials in profile "default"');
       // any other missing name is still not found
       expect(fresh.run(['profiles', 'use', 'nope']).code).toBe(4);
+    } finally {
+      fresh.cleanup();
+    }
+  });
+});
+
+describe('the message for a missing active profile', () => {
+  it('names the other profiles once, the embedded one as default', () => {
+    const fresh = cliHome();
+    try {
+      mkdirSync(fresh.env.MPAY_CONFIG_DIR!, { recursive: true });
+      writeFileSync(join(fresh.env.MPAY_CONFIG_DIR!, 'config.json'), JSON.stringify({ current: 'staging', profiles: { default: {}, remote: { base_url: 'http://127.0.0.1:9' } } }));
+      const r = fresh.run(['keys', 'list']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('`mpay profiles use NAME` (remote, or default: the embedded sandbox) or --profile NAME');
     } finally {
       fresh.cleanup();
     }

@@ -22,8 +22,10 @@ const view = (name: string, p: Profile, active: boolean) => ({
 export async function profilesList(g: Globals, io: IO): Promise<number> {
   const cfg = readConfig(io.env);
   const active = activeName(g, io, cfg.current);
-  // the file's own active profile, when no other is asked for: gone, it is said (as every other command refuses)
-  const missing = (g.profile ?? io.env.MPAY_PROFILE) ? undefined : missingCurrent(cfg, io.env);
+  // the profile asked for, or the file's active one, that the file does not hold: said here, where
+  // every other command refuses
+  const asked = g.profile ?? io.env.MPAY_PROFILE;
+  const missing = asked ? (asked !== 'default' && !cfg.profiles[asked] ? `profile "${asked}" does not exist; see the list` : undefined) : missingCurrent(cfg, io.env);
   if (missing) io.err(`warning: ${missing}\n`);
   const rows = Object.entries(cfg.profiles).map(([n, p]) => view(n, p, n === active));
   await printData(io, rows, { format: resolveFormat(g, io), paint: await painter(g, io), columns: ['name', 'active', 'target', 'public_key'] });
