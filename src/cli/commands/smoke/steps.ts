@@ -119,7 +119,6 @@ const needSandbox = (ctx: Ctx, what: string) => {
   if (ctx.mode !== 'sandbox') throw new Skip(`${what}: the target runs in ${ctx.mode ?? 'an unknown'} mode, which has no sandbox routes`);
 };
 
-/** A sandbox route that answers 404 does not exist on this target: skip, do not fail. */
 /**
  * Withdrawals from a submerchant's wallet need an approved submerchant: in a
  * sandbox the run sends the documents still missing (the one uploaded file) and approves its
@@ -147,6 +146,7 @@ async function approveForPayouts(ctx: Ctx): Promise<void> {
   );
 }
 
+/** A sandbox route that answers 404 does not exist on this target: skip, do not fail. */
 async function sandboxCall<T>(ctx: Ctx, what: string, fn: () => Promise<T>): Promise<T> {
   needSandbox(ctx, what);
   try {
