@@ -58,6 +58,14 @@ describe('every answer is reviewed before anything is created', () => {
     expect(io.stderr.indexOf('Review — nothing has been created yet')).toBeLessThan(io.stderr.indexOf('submerchant created'));
   });
 
+  it('money answers are reviewed as R$, however they were typed', async () => {
+    const { io, sub } = await onboard(person(pf({ 'submerchant.average_ticket': '45,5', 'submerchant.monthly_revenue': '1500000' })));
+    expect(sub).toMatchObject({ average_ticket: '4550', monthly_revenue: '150000000' });
+    const review = io.stderr.slice(io.stderr.indexOf('Review — nothing has been created yet'));
+    expect(review).toMatch(/Average ticket\s+R\$ 45,50\n/);
+    expect(review).toMatch(/Monthly revenue\s+R\$ 1\.500\.000,00\n/);
+  });
+
   it('any answer can be changed from the review', async () => {
     const { sub } = await onboard(person(pf({ '(review)': ['edit', 'create'], '(review).edit': 'submerchant.trade_name', 'submerchant.trade_name': ['Ana', 'Ana Doces e Salgados'] })));
     expect(sub.trade_name).toBe('Ana Doces e Salgados');

@@ -8,7 +8,7 @@ import type { BodyOf } from '../../contract/endpoint.js';
 import { addressCreate, legalRepresentativeCreate, PARTNER_ROLES, submerchantCreate } from '../../contract/resources/submerchants.js';
 import { normalizeTaxId, UFS } from '../../domain/brazil.js';
 import { checkBirthDate } from '../../domain/onboarding.js';
-import { parseBRL } from '../../domain/money.js';
+import { formatBRL, parseBRL } from '../../domain/money.js';
 import type { EntityType } from '../../domain/onboarding.js';
 import { taxIdProblem } from '../../domain/taxid.js';
 import type { Operation } from '../../sdk/client.js';
@@ -46,6 +46,8 @@ export interface Field<K extends string = string> {
   toBody(value: string): unknown;
   /** a tax id: the other entity type when the value is a valid id of that type (a person answers) */
   switchTo?: (value: string) => EntityType | undefined;
+  /** an accepted answer as the review shows it, where that is not as typed (money as R$) */
+  display?: (value: string) => string;
 }
 
 /** A question's text without its trailing hint: "CEP (e.g. 01310-100)" → "CEP". */
@@ -186,6 +188,10 @@ function moneyField<K extends 'average_ticket' | 'monthly_revenue'>(c: FieldCont
       return ok === true ? true : `${label} ${translate(c.t, ok)}`;
     },
     toBody: (v) => parseBRL(v),
+    display: (v) => {
+      const cents = parseBRL(v);
+      return cents === null ? v : formatBRL(cents);
+    },
   };
 }
 

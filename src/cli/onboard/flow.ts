@@ -304,7 +304,7 @@ export async function runOnboarding(o: OnboardingOptions): Promise<Submerchant> 
       }
       if (s.field?.choices) return s.field.choices.find((c) => c.value === v)?.name ?? v;
       if (s.field?.kind === 'confirm') return v === 'true' ? t.prompt.yes[1]! : t.prompt.no[1]!;
-      return v;
+      return s.field?.display?.(v) ?? v;
     };
     const title = (s: Step): string => {
       if (s.section === 'address') return t.flow.reviewSection.address;
