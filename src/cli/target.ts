@@ -107,8 +107,10 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   // same refusal, rather than a new profile made under that name
   const missing = explicit ? undefined : missingCurrent(cfg, env);
   if (missing) throw new CliError(missing, EXIT.usage);
-  if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !env.MPAY_BASE_URL && !g.baseUrl) {
-    // profiles exist but none is active: say so rather than quietly creating an embedded one
+  const targetGiven = !!(g.baseUrl || g.dataDir || env.MPAY_BASE_URL || env.MPAY_DATA_DIR);
+  if (!explicit && !cfg.current && !cfg.profiles.default && others.length && !targetGiven) {
+    // profiles exist but none is active, and no target is given for this command: say so
+    // rather than quietly creating an embedded one
     throw new CliError(
       `no active profile: \`mpay profiles use ${others[0]}\` (profiles: ${others.join(', ')}), or --profile NAME; --profile default uses the embedded sandbox`,
       EXIT.usage,

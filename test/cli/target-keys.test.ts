@@ -114,6 +114,21 @@ describe('a data directory for one command, with a remote profile active', () =>
     expect(readFileSync(configFile, 'utf8')).toBe(before);
   });
 
+  it('with profiles but none active, a data directory is still a target of its own', () => {
+    const before = readFileSync(configFile, 'utf8');
+    writeFileSync(configFile, JSON.stringify({ profiles: { prodlike: remote } }), { mode: 0o600 });
+    try {
+      const dir = join(home.dir, 'ci-none-active');
+      const r = home.run(['whoami', '-o', 'json'], { env: { MPAY_DATA_DIR: dir } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.json().target).toBe(`embedded:${dir}`);
+      // without one, the refusal stands
+      expect(home.run(['whoami']).stderr).toMatch(/no active profile/);
+    } finally {
+      writeFileSync(configFile, before, { mode: 0o600 });
+    }
+  });
+
   it('--data-dir with --base-url names two targets: a usage error, nothing sent', async () => {
     const r = await home.runAsync(['--data-dir', join(home.dir, 'x'), '--base-url', spyUrl, 'whoami'], { env: { MPAY_PUBLIC_KEY: 'pk_test_env', MPAY_SECRET_KEY: 'sk_test_env' } });
     expect(r.code).toBe(2);
