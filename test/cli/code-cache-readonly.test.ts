@@ -23,6 +23,10 @@ const canRead = (path: string) => spawnSync('runuser', ['-u', 'nobody', '--', 't
  */
 function nodeModules(): string | undefined {
   if (!asRoot) return undefined;
+  chmodSync(dir, 0o755);
+  // the installs live in the test's directory: nobody must reach it too (not so under a TMPDIR
+  // inside a directory only root may enter)
+  if (!canRead(dir)) return undefined;
   const own = join(dir, 'node_modules');
   mkdirSync(own);
   const linked = ['env-paths', 'better-sqlite3'].every((m) => spawnSync('cp', ['-al', join(root, 'node_modules', m), join(own, m)]).status === 0);
@@ -62,7 +66,6 @@ function install(name: string, good: string[]) {
 }
 
 describe.skipIf(!modules)('a read-only install whose caches another Node wrote', () => {
-  chmodSync(dir, 0o755);
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
   it("falls back to the user's caches, and takes them from the second command on", () => {
