@@ -24,8 +24,10 @@ export function checkChoices(flag: string, items: readonly string[], choices: re
  * A list flag's values, as given (`--events a,b --events c`), each split at commas: at least
  * `min` of them, each one of `choices`, and `*` (every one) alone or not at all.
  */
-export function checkList(flag: string, raw: readonly string[], items: readonly string[], choices?: readonly string[], min = 0): void {
+export function listItems(flag: string, raw: readonly string[], choices?: readonly string[], min = 0): string[] {
+  const items = raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
   if (items.length < min) throw usage(`${flag} must list at least ${min} value${min === 1 ? '' : 's'}, got '${raw.join(',')}'`);
   if (choices) checkChoices(flag, items, choices);
   if (choices?.includes('*') && items.includes('*') && items.length > 1) throw usage(`${flag}: '*' cannot be combined with event names`);
+  return items;
 }

@@ -8,7 +8,7 @@ import type { IO } from './io.js';
 import { painter, printData, resolveFormat, type Format, type PrintOptions } from './output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from './target.js';
 import { embeddedUrlNotes } from './embeddedUrls.js';
-import { checkHttpUrl, checkList } from './checks.js';
+import { checkHttpUrl, listItems } from './checks.js';
 
 export interface Invocation {
   spec: OperationSpec;
@@ -38,10 +38,7 @@ const getPath = (obj: Record<string, unknown> | undefined, path: string[]): unkn
 function parseValue(f: FlagSpec, raw: unknown): unknown {
   const name = `--${f.flag}`;
   if (f.type === 'string[]') {
-    const given = (Array.isArray(raw) ? raw : [raw]).map(String);
-    const items = given.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-    checkList(name, given, items, f.choices, f.minItems);
-    return items;
+    return listItems(name, (Array.isArray(raw) ? raw : [raw]).map(String), f.choices, f.minItems);
   }
   const v = Array.isArray(raw) ? raw[raw.length - 1] : raw;
   if (f.nullable && v === 'null') return null;

@@ -5,6 +5,7 @@ import type { Runtime } from '../server/runtime.js';
 import { configDir, missingCurrent, osDataDir, readConfig, saveConfig, type Profile } from './config.js';
 import { CliError, EXIT } from './errors.js';
 import type { IO } from './io.js';
+import { isLoopbackUrl, sameUrl } from './urls.js';
 
 export interface Globals {
   output?: 'table' | 'json' | 'jsonl';
@@ -38,28 +39,6 @@ export const EMBEDDED_ORIGIN = 'http://127.0.0.1:4010';
 
 /** How long an embedded command may spend delivering webhooks before it exits. */
 export const EMBEDDED_DELIVERY_MS = 2_000;
-
-/** Two spellings of one base URL (`http://h:4010` and `http://H:4010/`) are one target. */
-function sameUrl(a: string, b: string): boolean {
-  const norm = (u: string) => {
-    try {
-      return new URL(u).href.replace(/\/+$/, '');
-    } catch {
-      return u.replace(/\/+$/, '');
-    }
-  };
-  return norm(a) === norm(b);
-}
-
-/** A URL of this machine (127.0.0.0/8, ::1, localhost). */
-function isLoopback(u: string): boolean {
-  try {
-    const host = new URL(u).hostname;
-    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
-  } catch {
-    return false;
-  }
-}
 
 /**
  * The base URL a command talks to, or undefined for the embedded sandbox. A URL or a data
@@ -130,7 +109,7 @@ export async function openTarget(g: Globals, io: IO, opts: OpenOptions = {}): Pr
   // embedded profile's sandbox keys may go to a server on this machine (`mpay server start` on
   // its data directory), never further.
   const ownTarget = baseUrl ? !!profile.base_url && sameUrl(baseUrl, profile.base_url) : !profile.base_url;
-  const profileKeys = ownTarget || (!!baseUrl && !profile.base_url && isLoopback(baseUrl));
+  const profileKeys = ownTarget || (!!baseUrl && !profile.base_url && isLoopbackUrl(baseUrl));
   if (ownTarget) {
     warn('MPAY_PUBLIC_KEY', 'public_key');
     warn('MPAY_SECRET_KEY', 'secret_key');

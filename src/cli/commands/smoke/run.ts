@@ -40,16 +40,15 @@ export interface SmokeDeps {
  * for its report to be lost at the end.
  */
 function checkReportPath(given: string, path: string): void {
-  let why: string | undefined;
   try {
     if (!existsSync(path)) accessSync(dirname(path), constants.W_OK);
-    else if (statSync(path).isDirectory()) why = 'EISDIR';
+    else if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     else accessSync(path, constants.W_OK);
   } catch (e) {
-    why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    throw reportUnwritable(given, e);
   }
-  if (why) throw usage(`--junit: cannot write ${given}: ${why}`);
 }
+const reportUnwritable = (given: string, e: unknown) => usage(`--junit: cannot write ${given}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
 
 export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps = {}): Promise<number> {
   const timeoutS = Number(o.timeout ?? 60);
@@ -151,7 +150,7 @@ export async function smoke(g: Globals, o: SmokeOptions, io: IO, deps: SmokeDeps
       writeFileSync(junitPath, junitXml(summary));
       say(`JUnit report: ${junitPath}`);
     } catch (e) {
-      reportError(io, g, usage(`--junit: cannot write ${o.junit}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`));
+      reportError(io, g, reportUnwritable(o.junit!, e));
       if (!failure) return EXIT.usage;
     }
   }

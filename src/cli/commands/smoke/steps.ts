@@ -16,6 +16,7 @@ import { sampleAddress, sampleCard, samplePfSubmerchant, tinyPng } from '../sand
 import type { Created, SmokeOptions, StepResult } from './types.js';
 import { settledAfterDays } from '../../../domain/calendar.js';
 import { SETTLEMENT_DAYS_PER_INSTALLMENT } from '../../../domain/fees.js';
+import { isLoopbackUrl } from '../../urls.js';
 
 /** How far the clock step moves: past a 1× card receivable's business-day settlement, whatever today is. */
 const CLOCK_DAYS = settledAfterDays(SETTLEMENT_DAYS_PER_INSTALLMENT);
@@ -75,15 +76,6 @@ export { Interrupted };
 
 export function checkInterrupted(ctx: Ctx): void {
   if (ctx.interrupted) throw new Interrupted(ctx.interrupted);
-}
-
-function loopbackHost(url: string): boolean {
-  try {
-    const h = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    return h === 'localhost' || h === '::1' || /^127\./.test(h);
-  } catch {
-    return false;
-  }
 }
 
 /** Polls `get` until `done` holds or the time limit passes. */
@@ -187,7 +179,7 @@ export const steps: Record<StepName, StepFn> = {
     if (o.webhookUrl) publicUrl = o.webhookUrl;
     else if (ctx.target.kind === 'remote') {
       if (ctx.mode === 'production') throw new Skip('a production target refuses receivers on loopback addresses; pass --webhook-url URL (a public URL that reaches --webhook-port on this machine)');
-      if (!loopbackHost(ctx.target.baseUrl ?? '')) {
+      if (!isLoopbackUrl(ctx.target.baseUrl ?? '')) {
         throw new Skip(`${ctx.target.baseUrl} cannot reach a receiver on this machine; pass --webhook-url URL (a public URL that reaches --webhook-port here)`);
       }
     }

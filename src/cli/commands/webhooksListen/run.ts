@@ -14,7 +14,7 @@ import type { RunEnv } from '../shape.js';
 import { jq, painter, resolveFormat } from '../../output.js';
 import { openTarget as realOpenTarget, type Globals, type Target } from '../../target.js';
 import { CliError, EXIT, usage } from '../../errors.js';
-import { checkHttpUrl, checkList } from '../../checks.js';
+import { checkHttpUrl, listItems } from '../../checks.js';
 import { EVENT_NAMES } from '../../../contract/events.js';
 import type { ListenEvent, ReceivedEvent, ForwardedEvent } from '../../webhookListener.js';
 import { exitForSignal, onStopSignals, type SignalSource } from '../../signals.js';
@@ -40,9 +40,7 @@ const EVENT_CHOICES: readonly string[] = ['*', ...EVENT_NAMES];
 /** --events as `webhooks create` checks it; not given: every event. */
 function parseEvents(raw: string[] | undefined): string[] {
   if (!raw?.length) return ['*'];
-  const names = raw.flatMap((v) => v.split(',')).map((s) => s.trim()).filter(Boolean);
-  checkList('--events', raw, names, EVENT_CHOICES, 1);
-  return [...new Set(names)];
+  return [...new Set(listItems('--events', raw, EVENT_CHOICES, 1))];
 }
 
 const checkUrl = (flag: string, v: string | undefined) => v === undefined || checkHttpUrl(flag, v);
