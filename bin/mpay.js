@@ -23,11 +23,15 @@ if (major < 20 || (major === 20 && minor < 18)) {
 }
 // A reader that went away (`mpay --help | head -1`, a long `--all` list into `head`): end
 // quietly with exit 0, as Unix filters do, instead of an unhandled EPIPE and a stack trace —
-// and stop there, fetching no more pages for nobody.
-process.stdout.on('error', (e) => {
+// and stop there, fetching no more pages for nobody. Output that cannot be written (a full
+// disk): one line on stderr and exit 1, never 0 with the data lost.
+const outputLost = (e) => {
   if (e.code === 'EPIPE') process.exit(0);
-  throw e;
-});
+  const why = e.code === 'ENOSPC' ? 'no space left on device (ENOSPC)' : (e.code ?? e.message);
+  process.stderr.write(`error: cannot write the output: ${why}\n`);
+  process.exit(1);
+};
+process.stdout.on('error', outputLost);
 // A closed stderr only silences mpay. Its handler is set when something first writes to stderr
 // or asks about it: making process.stderr on a pipe or a terminal loads Node's net module, and
 // most commands that succeed never touch it (bench/startup).
@@ -148,6 +152,8 @@ async function main() {
   // holds unwritten output, end now: left to itself Node would first free the environment and
   // the heap, piece by piece (~2.5 ms of CPU, bench/startup). Output still queued for a slow
   // pipe drains first, the ordinary way.
+  // a write to a file fails at once, but its 'error' event would come after this exit
+  if (process.stdout.errored) outputLost(process.stdout.errored);
   const left = process.getActiveResourcesInfo?.();
   if (left?.every((r) => r === 'PipeWrap' || r === 'TTYWrap') && !process.stdout.writableLength && !(stderrMade && process.stderr.writableLength)) process.exit();
 }

@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, openSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { requestListener } from '../../src/server/http.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,23 @@ describe('a closed stderr only silences mpay', () => {
       });
       expect(r.code, args.join(' ')).toBe(code);
       expect(r.stdout, args.join(' ')).toBe('');
+    }
+  });
+});
+
+describe('output that cannot be written (a full disk)', () => {
+  // /dev/full answers every write with ENOSPC, as a full file system does
+  it.runIf(existsSync('/dev/full'))('says so on stderr and exits 1, never 0 with the data lost, never a stack', () => {
+    expect(home.run(['whoami']).code).toBe(0); // the sandbox made first: its notice is not the point
+    for (const args of [['keys', 'list', '-o', 'json'], ['sandbox', 'values'], ['--help']]) {
+      const full = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [BIN, ...args], { env: home.env, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+        expect(r.status, args.join(' ')).toBe(1);
+        expect(r.stderr, args.join(' ')).toBe('error: cannot write the output: no space left on device (ENOSPC)\n');
+      } finally {
+        closeSync(full);
+      }
     }
   });
 });
